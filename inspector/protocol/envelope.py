@@ -1,0 +1,88 @@
+"""The 2026-07-28 request envelope: every request carries version, client info and capabilities in ``_meta``."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+from inspector import __version__
+from inspector.protocol.jsonrpc import JsonObject
+
+META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_INFO: Final = "io.modelcontextprotocol/clientInfo"
+META_CLIENT_CAPABILITIES: Final = "io.modelcontextprotocol/clientCapabilities"
+META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"
+META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
+META_SUBSCRIPTION_ID: Final = "io.modelcontextprotocol/subscriptionId"
+TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+
+MODERN_VERSIONS: Final[tuple[str, ...]] = tuple(MODERN_PROTOCOL_VERSIONS)
+"""Stateless-envelope revisions we speak, newest last."""
+LEGACY_VERSIONS: Final[tuple[str, ...]] = tuple(HANDSHAKE_PROTOCOL_VERSIONS)
+"""Revisions reached through ``initialize``, oldest first."""
+LATEST_MODERN: Final = MODERN_VERSIONS[-1]
+LATEST_LEGACY: Final = LEGACY_VERSIONS[-1]
+
+#: Methods that may answer ``input_required`` (SEP-2322): anything else doing so is a protocol violation.
+INPUT_REQUIRED_METHODS: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
+
+CLIENT_INFO: Final[JsonObject] = {"name": "inspector", "title": "inspector (terminal MCP inspector)", "version": __version__}
+
+DEFAULT_CAPABILITIES: Final[JsonObject] = {
+    "elicitation": {"form": {}, "url": {}},
+    "sampling": {},
+    "roots": {},
+}
+"""What we declare unless the user says otherwise: every kind of input request, so any server flow can be seen."""
+
+
+def is_modern(version: str) -> bool:
+    """True for a revision that uses the per-request envelope (no ``initialize``)."""
+    return version in MODERN_VERSIONS
+
+
+def build_meta(
+    version: str,
+    capabilities: JsonObject | None = None,
+    *,
+    client_info: JsonObject | None = None,
+    extra: JsonObject | None = None,
+) -> JsonObject:
+    """The ``params._meta`` of a modern request; ``extra`` adds keys such as ``progressToken`` or a log level."""
+    meta: JsonObject = {
+        META_PROTOCOL_VERSION: version,
+        META_CLIENT_INFO: dict(client_info or CLIENT_INFO),
+        META_CLIENT_CAPABILITIES: dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities),
+    }
+    if extra:
+        meta.update(extra)
+    return meta
+
+
+def with_meta(params: JsonObject | None, meta: JsonObject) -> JsonObject:
+    """Params with ``_meta`` merged in; keys the caller already put in ``_meta`` win over the envelope's."""
+    merged: JsonObject = dict(params or {})
+    existing = merged.get("_meta")
+    merged["_meta"] = {**meta, **existing} if isinstance(existing, dict) else meta
+    return merged
+
+
+def mutual_version(supported: Any) -> str | None:
+    """The newest modern version both sides speak, from a -32022 ``data.supported`` or ``supportedVersions`` list."""
+    if not isinstance(supported, list):
+        return None
+    for version in reversed(MODERN_VERSIONS):
+        if version in supported:
+            return version
+    return None
+
+
+def mutual_legacy_version(supported: Any) -> str | None:
+    """The newest handshake version both sides speak."""
+    if not isinstance(supported, list):
+        return None
+    for version in reversed(LEGACY_VERSIONS):
+        if version in supported:
+            return version
+    return None

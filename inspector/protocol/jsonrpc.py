@@ -1,0 +1,118 @@
+"""JSON-RPC 2.0 text <-> values, keeping the exact wire text beside the parsed form.
+
+An inspector exists to show broken traffic, so parsing never raises: a line that is not JSON, or not a JSON-RPC
+message, comes back as a ``WireParse`` whose ``kind`` is ``"invalid"`` and whose ``problem`` says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+JsonObject: TypeAlias = dict[str, Any]
+RequestId: TypeAlias = int | str
+
+MessageKind = Literal["request", "notification", "response", "error", "invalid"]
+
+
+@dataclass(frozen=True, slots=True)
+class WireParse:
+    """One message as it crossed the wire: its exact text, its kind and (when it parsed) its object."""
+
+    raw: str
+    kind: MessageKind
+    message: JsonObject | None = None
+    problem: str | None = None
+
+    @property
+    def id(self) -> RequestId | None:
+        """The JSON-RPC id, when the message has a usable one."""
+        if self.message is None:
+            return None
+        value = self.message.get("id")
+        return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+
+    @property
+    def method(self) -> str | None:
+        """The method name of a request or notification."""
+        if self.message is None:
+            return None
+        value = self.message.get("method")
+        return value if isinstance(value, str) else None
+
+
+def dumps(value: Any) -> str:
+    """Compact, non-ASCII-preserving JSON: one line, as stdio framing requires (json escapes newlines)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def classify(raw: str) -> WireParse:
+    """Parse one wire message without ever raising."""
+    try:
+        value = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return WireParse(raw, "invalid", None, f"not JSON: {exc}")
+    if isinstance(value, list):
+        return WireParse(raw, "invalid", None, "a JSON-RPC batch (arrays are not part of the protocol since 2025-06-18)")
+    if not isinstance(value, dict):
+        return WireParse(raw, "invalid", None, f"JSON {type(value).__name__}, not a JSON-RPC object")
+    message: JsonObject = value
+    if message.get("jsonrpc") != "2.0":
+        return WireParse(raw, "invalid", message, 'missing or wrong "jsonrpc": "2.0"')
+    has_id = "id" in message
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return WireParse(raw, "invalid", message, '"method" is not a string')
+        if not has_id:
+            return WireParse(raw, "notification", message)
+        if not _valid_id(message["id"]):
+            return WireParse(raw, "invalid", message, 'request "id" must be a string or an integer')
+        return WireParse(raw, "request", message)
+    if "result" in message and "error" in message:
+        return WireParse(raw, "invalid", message, 'a response carries both "result" and "error"')
+    if "error" in message:
+        error = message["error"]
+        if not isinstance(error, dict) or not isinstance(error.get("code"), int):
+            return WireParse(raw, "invalid", message, 'error object without an integer "code"')
+        return WireParse(raw, "error", message)
+    if "result" in message:
+        if not has_id or not _valid_id(message["id"]):
+            return WireParse(raw, "invalid", message, 'response "id" must be a string or an integer')
+        if not isinstance(message["result"], dict):
+            return WireParse(raw, "invalid", message, '"result" is not an object')
+        return WireParse(raw, "response", message)
+    return WireParse(raw, "invalid", message, 'neither "method", "result" nor "error"')
+
+
+def _valid_id(value: object) -> bool:
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
+def request(id_: RequestId, method: str, params: JsonObject | None) -> JsonObject:
+    """A JSON-RPC request object."""
+    message: JsonObject = {"jsonrpc": "2.0", "id": id_, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def notification(method: str, params: JsonObject | None) -> JsonObject:
+    """A JSON-RPC notification object."""
+    message: JsonObject = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def result_response(id_: RequestId, result: JsonObject) -> JsonObject:
+    """A JSON-RPC success response (only legacy servers ever receive one from us)."""
+    return {"jsonrpc": "2.0", "id": id_, "result": result}
+
+
+def error_response(id_: RequestId | None, code: int, message: str, data: Any = None) -> JsonObject:
+    """A JSON-RPC error response."""
+    error: JsonObject = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": id_, "error": error}

@@ -1,0 +1,151 @@
+"""The contract every transport keeps: plain-data events up, exact message text down.
+
+Transports never raise for bad input from the peer: a garbage line, a cut stream or an HTML error page becomes an
+event (``Received`` with the raw text, or ``TransportFault``) so the session can put it on the timeline.
+Raw transport objects (an ``httpx.Response``, a ``Process``) never leave this package; only these dataclasses do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+RequestKey = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class HttpExchange:
+    """What one HTTP exchange looked like: method, URL, status, headers (secrets already redacted), timing."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    content_type: str | None = None
+    elapsed_ms: float | None = None
+    body_excerpt: str | None = None
+    """For a non-JSON-RPC body (an HTML 500 page, a 401 text): the first few hundred characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingMessage:
+    """One JSON-RPC message to send, with what an HTTP transport needs to build its headers."""
+
+    raw: str
+    """The exact text to put on the wire."""
+    method: str | None
+    """The JSON-RPC method (None for a response we send to a legacy server request)."""
+    request_id: RequestKey | None = None
+    """Our request id, when this is a request (used to correlate an HTTP response stream and to cancel it)."""
+    protocol_version: str | None = None
+    """Goes into ``MCP-Protocol-Version`` on HTTP (equal to the ``_meta`` version, or the negotiated legacy one)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Protocol headers computed by the session (``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); already encoded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A message left us; ``raw`` is exactly what was written."""
+
+    raw: str
+    at: float
+    request_id: RequestKey | None = None
+    http: HttpExchange | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message arrived; ``raw`` is the exact text (one stdout line, one SSE data payload, one JSON body)."""
+
+    raw: str
+    at: float
+    in_reply_to: RequestKey | None = None
+    """On HTTP, the id of the request whose POST response stream carried this message."""
+    http: HttpExchange | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StderrLine:
+    """One line the server wrote to stderr (stdio only): free-form logging, not an error signal."""
+
+    text: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TransportFault:
+    """Something went wrong below JSON-RPC: a refused connection, an HTTP 500 page, a cut SSE stream.
+
+    ``request_id`` names the request it ended, when it ended one. ``message`` says what happened; ``hint`` what to try.
+    """
+
+    kind: str
+    message: str
+    hint: str
+    at: float
+    request_id: RequestKey | None = None
+    http: HttpExchange | None = None
+    fatal: bool = False
+    """True when the transport can carry nothing more (the process died, the host refused the connection)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The transport is gone: the process exited or the user closed it."""
+
+    reason: str
+    at: float
+    returncode: int | None = None
+
+
+TransportEvent = Sent | Received | StderrLine | TransportFault | Closed
+EventSink = Callable[[TransportEvent], None]
+"""Events are delivered synchronously, in wire order, from the transport's own task."""
+
+TransportKind = Literal["stdio", "http"]
+
+
+class Transport(Protocol):
+    """A connection to one server. ``start`` once, ``send`` many times, ``close`` once (idempotent)."""
+
+    kind: TransportKind
+
+    def describe(self) -> str:
+        """A short human name for the target: the command line or the URL."""
+        ...
+
+    async def start(self, sink: EventSink) -> None:
+        """Open the connection; every later event goes to ``sink``. Raises ``TransportStartError`` on failure."""
+        ...
+
+    async def send(self, message: OutgoingMessage) -> None:
+        """Put one message on the wire. Faults are reported as events, never raised."""
+        ...
+
+    async def cancel(self, request_id: RequestKey) -> bool:
+        """Abort the transport-level exchange of a request (HTTP: close its stream). False when there is none."""
+        ...
+
+    async def close(self) -> None:
+        """Shut down within a bounded time (stdio: close stdin, wait, terminate, kill; HTTP: DELETE the session)."""
+        ...
+
+
+class TransportStartError(Exception):
+    """The server could not be started or reached at all; ``hint`` says what to try."""
+
+    def __init__(self, message: str, hint: str, stderr: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.stderr = stderr or []
+
+
+class LegacySessionTransport(Protocol):
+    """Extra duties of a transport in the legacy (``initialize``) era; stdio has none of them."""
+
+    async def open_server_stream(self) -> None:
+        """Open the standalone server->client stream when the server offers one (HTTP GET SSE)."""
+        ...

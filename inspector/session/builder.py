@@ -1,0 +1,368 @@
+"""Builds the Timeline from records, live or replayed, so both produce the same model.
+
+Everything the wire can tell (responses, result types, requestState, notifications, lint) is derived here from the
+exact text; what it cannot tell (which call a request belongs to, who answered, why a call ended) comes in event
+records written by the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
+from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify
+from inspector.session import findings as lint
+from inspector.session.records import Record
+from inspector.session.timeline import (
+    Call,
+    CallFinished,
+    CallStarted,
+    ConsoleAppended,
+    ConsoleLine,
+    EraDecision,
+    Finding,
+    FindingRaised,
+    GivenAnswer,
+    HttpInfo,
+    RequestState,
+    Round,
+    RoundStarted,
+    RoundUpdated,
+    SessionChanged,
+    Timeline,
+    WireMessage,
+)
+
+TERMINAL_STATUSES = frozenset({"complete", "tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"})
+
+
+@dataclass(slots=True)
+class _InFlight:
+    call: Call
+    round: Round
+    version: str | None
+
+
+class TimelineBuilder:
+    """Applies records to a Timeline, in order. One builder per timeline."""
+
+    def __init__(self, timeline: Timeline | None = None) -> None:
+        self.timeline = timeline if timeline is not None else Timeline()
+        self._in_flight: dict[RequestId, _InFlight] = {}
+        self._answered: set[RequestId] = set()
+        self._server_requests: dict[RequestId, tuple[Call, Round]] = {}
+        self._progress: dict[Any, Round] = {}
+        self.legacy_version: str | None = None
+
+    # ----------------------------------------------------------------------------------------------- dispatch
+    def apply(self, record: Record, parsed: WireParse | None = None) -> None:
+        """Apply one record; ``parsed`` saves a second parse of ``record["raw"]`` when the caller has it."""
+        direction = record.get("dir")
+        t = float(record.get("t", 0.0))
+        if direction == "c2s":
+            self._outgoing(record, t, parsed or classify(str(record.get("raw", ""))))
+        elif direction == "s2c":
+            self._incoming(record, t, parsed or classify(str(record.get("raw", ""))))
+        elif direction == "stderr":
+            self._console(ConsoleLine(t, "stderr", str(record.get("raw", ""))))
+        elif direction == "event":
+            self._event(record, t)
+
+    # ----------------------------------------------------------------------------------------------- outgoing
+    def _outgoing(self, record: Record, t: float, parsed: WireParse) -> None:
+        http = HttpInfo.from_json(record.get("http"))
+        wire = WireMessage(parsed.raw, t, "c2s", parsed.message, http)
+        call = self.timeline.call(int(record["call"])) if isinstance(record.get("call"), int) else None
+        if parsed.kind == "request" and parsed.id is not None and call is not None:
+            self._start_round(call, parsed, wire)
+        elif parsed.kind in ("response", "error") and parsed.id is not None and parsed.id in self._server_requests:
+            owner, round_ = self._server_requests.pop(parsed.id)
+            round_.response = wire
+            round_.result_type = "error" if parsed.kind == "error" else "complete"
+            if parsed.kind == "error" and parsed.message is not None:
+                round_.error = parsed.message.get("error")
+            self.timeline.emit(RoundUpdated(owner, round_))
+        elif call is not None and call.rounds:
+            call.rounds[-1].notifications.append(wire)
+            self.timeline.emit(RoundUpdated(call, call.rounds[-1]))
+        else:
+            self.timeline.unmatched.append(wire)
+
+    def _start_round(self, call: Call, parsed: WireParse, wire: WireMessage) -> None:
+        message = parsed.message or {}
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        assert isinstance(params, dict)
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        assert isinstance(meta, dict)
+        version = meta.get(META_PROTOCOL_VERSION) if isinstance(meta.get(META_PROTOCOL_VERSION), str) else None
+        round_ = Round(
+            index=len(call.rounds) + 1,
+            kind="request",
+            request_id=parsed.id,
+            method=parsed.method or call.method,
+            request=wire,
+            echoed_state=params.get("requestState") if isinstance(params.get("requestState"), str) else None,
+        )
+        previous = call.final_round
+        if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
+            previous.request_state.echoed = round_.echoed_state == previous.request_state.value
+            if not previous.request_state.echoed:
+                self._finding(lint.make("state-not-echoed", "the retry did not carry the requestState unchanged", call=call.index, round_=round_.index), call, round_)
+        token = meta.get("progressToken")
+        if token is not None:
+            self._progress[token] = round_
+        call.rounds.append(round_)
+        assert parsed.id is not None
+        self._in_flight[parsed.id] = _InFlight(call, round_, version)
+        self.timeline.emit(RoundStarted(call, round_))
+
+    # ----------------------------------------------------------------------------------------------- incoming
+    def _incoming(self, record: Record, t: float, parsed: WireParse) -> None:
+        http = HttpInfo.from_json(record.get("http"))
+        wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http)
+        reply_to = record.get("reply_to")
+        if parsed.kind in ("response", "error"):
+            self._response(parsed, wire, reply_to)
+        elif parsed.kind == "notification":
+            self._notification(parsed, wire, reply_to)
+        elif parsed.kind == "request":
+            self._server_request(parsed, wire, reply_to)
+        else:
+            self.timeline.unmatched.append(wire)
+            excerpt = parsed.raw if len(parsed.raw) <= 120 else parsed.raw[:117] + "..."
+            self._finding(lint.make("invalid-message", f"{parsed.problem}: {excerpt!r}"))
+
+    def _response(self, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+        request_id = parsed.id
+        if request_id is None and isinstance(reply_to, int | str):
+            request_id = reply_to  # an HTTP error body with a null id answers the POST that carried it
+        flight = self._in_flight.pop(request_id, None) if request_id is not None else None
+        if flight is None:
+            self.timeline.unmatched.append(wire)
+            if request_id is not None and request_id in self._answered:
+                self._finding(lint.make("duplicate-response-id", f"a second response for id {request_id!r}"))
+            else:
+                self._finding(lint.make("unknown-response-id", f"a response for id {request_id!r}, which is not in flight"))
+            return
+        assert request_id is not None
+        self._answered.add(request_id)
+        call, round_ = flight.call, flight.round
+        round_.response = wire
+        message = parsed.message or {}
+        if parsed.kind == "error":
+            round_.result_type = "error"
+            error = message.get("error")
+            round_.error = error if isinstance(error, dict) else None
+        else:
+            self._result(call, round_, message.get("result"), flight.version)
+        self.timeline.emit(RoundUpdated(call, round_))
+
+    def _result(self, call: Call, round_: Round, result: Any, version: str | None) -> None:
+        if not isinstance(result, dict):
+            return
+        if round_.method in ("server/discover", "initialize"):
+            self._server_identity(round_.method, result)
+        result_type = result.get("resultType")
+        modern = version is not None and is_modern(version)
+        if result_type is None:
+            result_type = "complete"
+            if modern:
+                self._finding(lint.make("missing-result-type", f"{round_.method} result has no resultType", call=call.index, round_=round_.index), call, round_)
+        elif not isinstance(result_type, str) or result_type not in lint.KNOWN_RESULT_TYPES:
+            self._finding(lint.make("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call=call.index, round_=round_.index), call, round_)
+            result_type = str(result_type)
+        round_.result_type = result_type
+        if result_type == "input_required":
+            self._input_required(call, round_, result)
+        check_version = version if modern else self.legacy_version
+        if check_version is not None and result_type in ("complete", "input_required"):
+            shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
+            for problem in lint.schema_problems(round_.method, check_version, shaped):
+                self._finding(lint.make("schema-invalid", f"{round_.method} ({check_version}): {problem}", call=call.index, round_=round_.index), call, round_)
+
+    def _input_required(self, call: Call, round_: Round, result: JsonObject) -> None:
+        if not lint.allows_input_required(round_.method):
+            self._finding(lint.make("input-required-forbidden", f"{round_.method} answered input_required", call=call.index, round_=round_.index), call, round_)
+        for problem in lint.input_required_problems(result):
+            self._finding(lint.make("malformed-input-required", problem, call=call.index, round_=round_.index), call, round_)
+        requests = result.get("inputRequests")
+        if isinstance(requests, dict):
+            round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
+        state = result.get("requestState")
+        if isinstance(state, str):
+            round_.request_state = RequestState(state)
+
+    def _server_identity(self, method: str, result: JsonObject) -> None:
+        if method == "initialize":
+            info = result.get("serverInfo")
+            version = result.get("protocolVersion")
+            if isinstance(version, str):
+                self.legacy_version = version
+        else:
+            meta = result.get("_meta")
+            info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+        self.timeline.server_info = info if isinstance(info, dict) else self.timeline.server_info
+        caps = result.get("capabilities")
+        self.timeline.server_capabilities = caps if isinstance(caps, dict) else self.timeline.server_capabilities
+        instructions = result.get("instructions")
+        self.timeline.instructions = instructions if isinstance(instructions, str) else self.timeline.instructions
+        self.timeline.emit(SessionChanged())
+
+    def _notification(self, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+        message = parsed.message or {}
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        assert isinstance(params, dict)
+        target: tuple[Call, Round] | None = None
+        token = params.get("progressToken")
+        if parsed.method == "notifications/progress" and token in self._progress:
+            round_ = self._progress[token]
+            target = (self._call_of(round_), round_)
+        elif isinstance(reply_to, int | str) and reply_to in self._in_flight:
+            flight = self._in_flight[reply_to]
+            target = (flight.call, flight.round)
+        elif self._in_flight:
+            flight = list(self._in_flight.values())[-1]
+            target = (flight.call, flight.round)
+        if parsed.method == "notifications/message":
+            level = params.get("level")
+            data = params.get("data")
+            text = data if isinstance(data, str) else classify_text(data)
+            logger = params.get("logger")
+            prefix = f"{logger}: " if isinstance(logger, str) else ""
+            self._console(ConsoleLine(wire.at, "log", prefix + text, str(level) if level is not None else None))
+        if target is None:
+            self.timeline.unmatched.append(wire)
+            return
+        call, round_ = target
+        round_.notifications.append(wire)
+        self.timeline.emit(RoundUpdated(call, round_))
+
+    def _call_of(self, round_: Round) -> Call:
+        for call in reversed(self.timeline.calls):
+            if round_ in call.rounds:
+                return call
+        raise LookupError("round without a call")
+
+    def _server_request(self, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+        call = self.owner_of_server_request(reply_to)
+        if call is None:
+            self.timeline.unmatched.append(wire)
+            return
+        message = parsed.message or {}
+        params = message.get("params")
+        round_ = Round(index=len(call.rounds) + 1, kind="server-request", request_id=parsed.id, method=parsed.method or "", request=wire)
+        if parsed.method in lint.INPUT_REQUEST_METHODS:
+            request: JsonObject = {"method": parsed.method}
+            if isinstance(params, dict):
+                request["params"] = params
+            round_.input_requests = {"": request}
+        if self.timeline.era is not None and self.timeline.era.era == "modern":
+            self._finding(lint.make("server-request-in-modern", f"the server sent a {parsed.method} request", call=call.index, round_=round_.index), call, round_)
+        call.rounds.append(round_)
+        if parsed.id is not None:
+            self._server_requests[parsed.id] = (call, round_)
+        self.timeline.emit(RoundStarted(call, round_))
+
+    def owner_of_server_request(self, reply_to: Any) -> Call | None:
+        """Which call a legacy server->client request interrupted: the POST that carried it, else the newest in flight."""
+        if isinstance(reply_to, int | str) and reply_to in self._in_flight:
+            return self._in_flight[reply_to].call
+        if self._in_flight:
+            return list(self._in_flight.values())[-1].call
+        pending = [call for call in self.timeline.calls if call.status not in TERMINAL_STATUSES]
+        return pending[-1] if pending else (self.timeline.calls[-1] if self.timeline.calls else None)
+
+    # ----------------------------------------------------------------------------------------------- events
+    def _event(self, record: Record, t: float) -> None:
+        name = record.get("event")
+        call = self.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
+        if name == "call":
+            method = str(record.get("method", ""))
+            params = record.get("params") if isinstance(record.get("params"), dict) else {}
+            assert isinstance(params, dict)
+            new = Call(index=len(self.timeline.calls) + 1, method=method, params=params, started_at=t)
+            self.timeline.calls.append(new)
+            self.timeline.emit(CallStarted(new))
+        elif name == "answer" and call is not None:
+            self._answer(call, record)
+        elif name == "end" and call is not None:
+            call.status = record.get("status", "failed")
+            call.status_detail = str(record.get("detail", ""))
+            call.finished_at = t
+            for request_id in [rid for rid, flight in self._in_flight.items() if flight.call is call]:
+                del self._in_flight[request_id]
+            self.timeline.emit(CallFinished(call))
+        elif name == "finding":
+            found = Finding(
+                code=str(record.get("code", "")),
+                severity=record.get("severity", "warning"),
+                message=str(record.get("message", "")),
+                hint=str(record.get("hint", "")),
+                call_index=record.get("call") if isinstance(record.get("call"), int) else None,
+                round_index=record.get("round") if isinstance(record.get("round"), int) else None,
+            )
+            round_ = call.rounds[found.round_index - 1] if call is not None and found.round_index and found.round_index <= len(call.rounds) else None
+            self._finding(found, call, round_)
+        elif name == "era":
+            self.timeline.era = EraDecision(record.get("era", "modern"), str(record.get("version", "")), str(record.get("why", "")))
+            if self.timeline.era.era == "legacy":
+                self.legacy_version = self.timeline.era.version
+            self.timeline.connected = True
+            self.timeline.emit(SessionChanged())
+        elif name == "fault":
+            self._console(ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error"))
+        elif name == "closed":
+            self.timeline.connected = False
+            self.timeline.disconnect_reason = str(record.get("reason", ""))
+            self._console(ConsoleLine(t, "transport", f"connection closed: {self.timeline.disconnect_reason}", "info"))
+            self.timeline.emit(SessionChanged())
+
+    def _answer(self, call: Call, record: Record) -> None:
+        key = record.get("key")
+        response = record.get("response") if isinstance(record.get("response"), dict) else {}
+        assert isinstance(response, dict)
+        given = GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+        server_request = record.get("server_request")
+        for round_ in reversed(call.rounds):
+            if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:
+                break
+            if server_request is None and round_.kind == "request" and given.key in round_.input_requests:
+                break
+        else:
+            round_ = call.rounds[-1] if call.rounds else None  # type: ignore[assignment]
+        if round_ is None:
+            return
+        round_.answers.append(given)
+        self.timeline.emit(RoundUpdated(call, round_))
+
+    # ----------------------------------------------------------------------------------------------- helpers
+    def _finding(self, found: Finding, call: Call | None = None, round_: Round | None = None) -> None:
+        if round_ is not None:
+            round_.findings.append(found)
+        elif call is not None:
+            call.findings.append(found)
+        self.timeline.findings.append(found)
+        self.timeline.emit(FindingRaised(found))
+
+    def _console(self, line: ConsoleLine) -> None:
+        self.timeline.console.append(line)
+        self.timeline.emit(ConsoleAppended(line))
+
+
+def classify_text(value: Any) -> str:
+    """A log payload that is not a string, as compact JSON."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def build_timeline(records: list[Record]) -> Timeline:
+    """A timeline from a list of records (header excluded)."""
+    builder = TimelineBuilder()
+    for record in records:
+        builder.apply(record)
+    return builder.timeline

@@ -1,0 +1,246 @@
+"""The JSON-RPC engine over one transport: ids, correlation, timeouts, cancellation, and the session log.
+
+Every transport event is recorded (recorder + timeline builder) before it is acted on, so the recording is complete
+even when a request fails. Responses resolve the future of their request; legacy server->client requests are handed
+to ``on_server_request``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, dumps, notification, request
+from inspector.session import findings as lint
+from inspector.session import records
+from inspector.session.builder import TimelineBuilder
+from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.recorder import Recorder
+from inspector.session.timeline import Call, HttpInfo, Timeline
+from inspector.transport.base import (
+    Closed,
+    HttpExchange,
+    OutgoingMessage,
+    Received,
+    Sent,
+    StderrLine,
+    Transport,
+    TransportEvent,
+    TransportFault,
+)
+
+ServerRequestHandler = Callable[[WireParse, Call | None], Coroutine[Any, Any, None]]
+
+
+def http_info(exchange: HttpExchange | None) -> HttpInfo | None:
+    """The recordable part of an HTTP exchange."""
+    if exchange is None:
+        return None
+    return HttpInfo(
+        method=exchange.method,
+        url=exchange.url,
+        status=exchange.status,
+        request_headers=dict(exchange.request_headers),
+        response_headers=dict(exchange.response_headers),
+        content_type=exchange.content_type,
+        elapsed_ms=exchange.elapsed_ms,
+    )
+
+
+class SessionLog:
+    """Where records go: the recorder (when recording) and the timeline builder, in that order."""
+
+    def __init__(self, clock: Callable[[], float], recorder: Recorder | None = None, timeline: Timeline | None = None) -> None:
+        self.clock = clock
+        self.t0 = clock()
+        self.recorder = recorder
+        self.builder = TimelineBuilder(timeline)
+
+    @property
+    def timeline(self) -> Timeline:
+        """The timeline being built."""
+        return self.builder.timeline
+
+    def now(self) -> float:
+        """Seconds since the session started."""
+        return self.clock() - self.t0
+
+    def since_start(self, at: float) -> float:
+        """A transport timestamp as seconds since the session started."""
+        return at - self.t0
+
+    def write(self, record: records.Record, parsed: WireParse | None = None) -> None:
+        """Record, then apply to the timeline."""
+        if self.recorder is not None:
+            self.recorder.write(record)
+        self.builder.apply(record, parsed)
+
+
+@dataclass(slots=True)
+class _Pending:
+    future: asyncio.Future[WireParse]
+    call: int
+    method: str
+
+
+class Connection:
+    """Sends requests and correlates responses. One per transport."""
+
+    def __init__(self, transport: Transport, log: SessionLog) -> None:
+        self.transport = transport
+        self.log = log
+        self.on_server_request: ServerRequestHandler | None = None
+        self._next_id = 0
+        self._pending: dict[RequestId, _Pending] = {}
+        self._call_of_raw: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.closed_reason: str | None = None
+
+    async def start(self) -> None:
+        """Start the transport; raises ``TransportStartError`` when the server cannot be reached."""
+        await self.transport.start(self._on_event)
+
+    def next_id(self) -> int:
+        """A fresh request id (never reused in this session)."""
+        self._next_id += 1
+        return self._next_id
+
+    # ------------------------------------------------------------------------------------------------ sending
+    async def request(
+        self,
+        call: int,
+        method: str,
+        params: JsonObject | None,
+        *,
+        timeout: float | None,
+        protocol_version: str | None,
+        headers: dict[str, str] | None = None,
+        cancel_notice: bool = True,
+    ) -> JsonObject:
+        """Send a request for ``call`` and return its result; raise ``RpcError`` or ``RequestFailed``."""
+        if self.closed_reason is not None:
+            raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
+        request_id = self.next_id()
+        raw = dumps(request(request_id, method, params))
+        loop = asyncio.get_running_loop()
+        pending = _Pending(loop.create_future(), call, method)
+        self._pending[request_id] = pending
+        self._call_of_raw[raw] = call
+        outgoing = OutgoingMessage(raw, method, request_id, protocol_version, dict(headers or {}))
+        await self.transport.send(outgoing)
+        try:
+            async with asyncio.timeout(timeout):
+                reply = await pending.future
+        except TimeoutError:
+            self._pending.pop(request_id, None)
+            await self._abandon(call, request_id, protocol_version, "timeout", cancel_notice)
+            raise RequestFailed("timeout", f"no response to {method} (id {request_id}) within {timeout:g} s", "raise --timeout, or check the server's stderr") from None
+        except asyncio.CancelledError:
+            if self._pending.pop(request_id, None) is not None:
+                await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+        message = reply.message or {}
+        if reply.kind == "error":
+            raise RpcError.from_error(message.get("error"))
+        result = message.get("result")
+        if not isinstance(result, dict):
+            raise RequestFailed("invalid", f"{method} response has no result object", "see the finding on the timeline")
+        return result
+
+    async def _abandon(self, call: int, request_id: RequestId, version: str | None, reason: str, notice: bool) -> None:
+        """Stop waiting for a request: HTTP closes its stream; stdio sends notifications/cancelled."""
+        with contextlib.suppress(Exception):
+            if not await self.transport.cancel(request_id) and notice and self.closed_reason is None:
+                params: JsonObject = {"requestId": request_id, "reason": reason}
+                await self.send_notification(call, "notifications/cancelled", params, protocol_version=version)
+
+    async def send_notification(self, call: int | None, method: str, params: JsonObject | None, *, protocol_version: str | None) -> None:
+        """Send a notification (``notifications/cancelled``, legacy ``notifications/initialized``)."""
+        raw = dumps(notification(method, params))
+        if call is not None:
+            self._call_of_raw[raw] = call
+        await self.transport.send(OutgoingMessage(raw, method, None, protocol_version, {"Mcp-Method": method}))
+
+    async def send_response(self, call: int | None, message: JsonObject, *, protocol_version: str | None) -> None:
+        """Answer a legacy server->client request."""
+        raw = dumps(message)
+        if call is not None:
+            self._call_of_raw[raw] = call
+        await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}))
+
+    async def cancel_call(self, call: int, reason: str = "cancelled by the user") -> int:
+        """Fail every request of ``call`` still in flight; returns how many were cancelled."""
+        ids = [rid for rid, p in self._pending.items() if p.call == call]
+        for request_id in ids:
+            pending = self._pending.pop(request_id)
+            if not pending.future.done():
+                pending.future.set_exception(RequestFailed("cancelled", reason))
+            await self._abandon(call, request_id, None, reason, True)
+        return len(ids)
+
+    async def close(self) -> None:
+        """Close the transport and fail whatever is still waiting."""
+        await self.transport.close()
+        self._fail_all(RequestFailed("closed", "the session was closed"))
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    # ------------------------------------------------------------------------------------------------ events
+    def _on_event(self, event: TransportEvent) -> None:
+        log = self.log
+        if isinstance(event, Sent):
+            call = self._call_of_raw.pop(event.raw, None)
+            log.write(records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)))
+        elif isinstance(event, Received):
+            parsed = classify(event.raw)
+            record = records.wire(log.since_start(event.at), "s2c", event.raw, http=http_info(event.http), reply_to=event.in_reply_to)
+            log.write(record, parsed)
+            self._dispatch(parsed, event.in_reply_to)
+        elif isinstance(event, StderrLine):
+            log.write(records.stderr(log.since_start(event.at), event.text))
+        elif isinstance(event, TransportFault):
+            self._fault(event)
+        elif isinstance(event, Closed):
+            self.closed_reason = event.reason
+            log.write(records.closed(log.since_start(event.at), event.reason, event.returncode))
+            code = f" (exit code {event.returncode})" if event.returncode is not None else ""
+            self._fail_all(RequestFailed("closed", f"the server went away{code}: {event.reason}", "see the server's stderr in the console", fatal=True))
+
+    def _dispatch(self, parsed: WireParse, reply_to: Any) -> None:
+        if parsed.kind in ("response", "error"):
+            request_id = parsed.id if parsed.id is not None else reply_to
+            pending = self._pending.get(request_id) if isinstance(request_id, int | str) else None
+            if pending is not None and not pending.future.done():
+                pending.future.set_result(parsed)
+        elif parsed.kind == "request" and self.on_server_request is not None:
+            owner = self.log.builder.owner_of_server_request(reply_to)
+            task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _fault(self, fault: TransportFault) -> None:
+        log = self.log
+        t = log.since_start(fault.at)
+        log.write(records.fault(t, fault.kind, fault.message, fault.hint, request_id=fault.request_id, fatal=fault.fatal, http=http_info(fault.http)))
+        pending = self._pending.get(fault.request_id) if fault.request_id is not None else None
+        call = pending.call if pending is not None else None
+        log.write(records.finding(t, lint.make("transport", f"{fault.kind}: {fault.message}", call=call, hint=fault.hint)))
+        kind = "session-expired" if fault.kind == "session-expired" else "transport"
+        if pending is not None and not pending.future.done():
+            pending.future.set_exception(RequestFailed(kind, fault.message, fault.hint, fatal=fault.fatal))
+        if fault.fatal:
+            self.closed_reason = fault.message
+            self._fail_all(RequestFailed("transport", fault.message, fault.hint, fatal=True))
+
+    def _fail_all(self, failure: RequestFailed) -> None:
+        for pending in self._pending.values():
+            if not pending.future.done():
+                pending.future.set_exception(failure)

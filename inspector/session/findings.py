@@ -1,0 +1,113 @@
+"""Protocol lint: the findings an inspector raises about traffic, with the explanation a server author needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from mcp_types.methods import SERVER_RESULTS, validate_server_result
+from pydantic import ValidationError
+
+from inspector.protocol.envelope import INPUT_REQUIRED_METHODS
+from inspector.session.timeline import Finding, Severity
+
+KNOWN_RESULT_TYPES = frozenset({"complete", "input_required", "task"})
+INPUT_REQUEST_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
+
+# code -> (severity, hint). The hint says why it matters; the message (built where raised) says what happened.
+CATALOG: Mapping[str, tuple[Severity, str]] = {
+    "missing-result-type": (
+        "warning",
+        "2026-07-28 results MUST carry resultType; clients treat a missing one as \"complete\" (legacy servers omit it).",
+    ),
+    "unknown-result-type": ("error", "A client MUST treat an unrecognised resultType as an invalid response."),
+    "input-required-forbidden": (
+        "error",
+        "Only tools/call, prompts/get and resources/read may answer input_required (SEP-2322).",
+    ),
+    "malformed-input-required": (
+        "error",
+        "An InputRequiredResult needs inputRequests (a map of key -> {method, params}) and/or a string requestState.",
+    ),
+    "schema-invalid": ("warning", "The result does not match the official schema for the negotiated protocol version."),
+    "unknown-response-id": ("error", "The server answered an id we never sent (or one we already gave up on)."),
+    "duplicate-response-id": ("error", "The server answered the same request id twice; the second reply is ignored."),
+    "invalid-message": ("error", "Every line on stdout must be one JSON-RPC message; logs belong on stderr."),
+    "round-cap": (
+        "error",
+        "The server kept answering input_required; SDKs stop after 10 rounds. Raise --max-rounds if this is expected.",
+    ),
+    "no-answer": ("warning", "Pass --answers FILE, --on-missing decline|cancel|defaults, or --stub-model."),
+    "answer-refused": ("warning", "The answer does not satisfy the requestedSchema, so it was not sent."),
+    "timeout": ("error", "The server did not answer within the request timeout; a cancellation was sent."),
+    "transport": ("error", "The connection failed underneath JSON-RPC."),
+    "state-not-echoed": ("error", "A retry MUST echo requestState byte for byte (and omit it when there was none)."),
+    "server-request-in-modern": (
+        "error",
+        "In 2026-07-28 servers MUST NOT send requests; input travels inside InputRequiredResult.",
+    ),
+    "unsupported-schema": (
+        "warning",
+        "requestedSchema must be a flat object of primitive properties; the form falls back to a JSON editor.",
+    ),
+    "era": ("info", "How the protocol era was chosen."),
+    "invalid-x-mcp-header": (
+        "warning",
+        "Tools with an invalid x-mcp-header MUST be excluded from the client's tool list (SEP-2243).",
+    ),
+}
+
+
+def make(code: str, message: str, *, call: int | None = None, round_: int | None = None, hint: str | None = None) -> Finding:
+    """A finding from the catalog (unknown codes are warnings with no hint)."""
+    severity, default_hint = CATALOG.get(code, ("warning", ""))
+    return Finding(code, severity, message, default_hint if hint is None else hint, call, round_)
+
+
+@cache
+def _has_surface(method: str, version: str) -> bool:
+    return (method, version) in SERVER_RESULTS
+
+
+def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:
+    """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes or is unknown."""
+    if not _has_surface(method, version):
+        return []
+    try:
+        validate_server_result(method, version, result)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors()[:4]:
+            where = ".".join(str(part) for part in error["loc"]) or "result"
+            problems.append(f"{where}: {error['msg']}")
+        return problems
+    except (KeyError, ValueError):
+        return []
+    return []
+
+
+def input_required_problems(result: Mapping[str, Any]) -> list[str]:
+    """Shape problems of an InputRequiredResult that the generated models do not catch."""
+    problems: list[str] = []
+    requests = result.get("inputRequests")
+    state = result.get("requestState")
+    if requests is None and state is None:
+        problems.append("neither inputRequests nor requestState is present")
+    if state is not None and not isinstance(state, str):
+        problems.append(f"requestState is a JSON {type(state).__name__}, not a string")
+    if requests is not None:
+        if not isinstance(requests, dict):
+            problems.append("inputRequests is not an object")
+        else:
+            for key, entry in requests.items():
+                if not isinstance(entry, dict):
+                    problems.append(f"inputRequests[{key!r}] is not an object")
+                elif entry.get("method") not in INPUT_REQUEST_METHODS:
+                    problems.append(f"inputRequests[{key!r}].method is {entry.get('method')!r}")
+    return problems
+
+
+def allows_input_required(method: str) -> bool:
+    """True for the three methods that may answer input_required."""
+    return method in INPUT_REQUIRED_METHODS

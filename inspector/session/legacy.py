@@ -1,0 +1,93 @@
+"""Legacy era (2024-11-05 .. 2025-11-25): the ``initialize`` handshake and answering server->client requests.
+
+Server requests (``elicitation/create``, ``sampling/createMessage``, ``roots/list``) are answered through the same
+answers interface as MRTR input requests, with no key: they become rounds of the call they interrupted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
+from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS
+from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
+from inspector.session import findings as lint
+from inspector.session import records
+from inspector.session.connection import Connection
+from inspector.session.timeline import Call
+
+INPUT_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
+USER_REJECTED = -1  # what the official SDKs send when the user declines a sampling request
+
+
+def legacy_capabilities(modern: JsonObject) -> JsonObject:
+    """Session capabilities for ``initialize`` from our per-request ones (roots gains ``listChanged``)."""
+    caps: JsonObject = {}
+    for key, value in modern.items():
+        if key == "extensions":
+            continue
+        caps[key] = dict(value) if isinstance(value, dict) else value
+    if "roots" in caps:
+        caps["roots"] = {"listChanged": True}
+    return caps
+
+
+def initialize_params(capabilities: JsonObject, version: str = LATEST_LEGACY) -> JsonObject:
+    """Params of the ``initialize`` request."""
+    return {"protocolVersion": version, "capabilities": legacy_capabilities(capabilities), "clientInfo": dict(CLIENT_INFO)}
+
+
+def accepted_version(result: JsonObject) -> str | None:
+    """The version the server chose, when we speak it."""
+    version = result.get("protocolVersion")
+    return version if isinstance(version, str) and version in LEGACY_VERSIONS else None
+
+
+class ServerRequestAnswerer:
+    """Answers legacy server->client requests on behalf of the call they interrupted."""
+
+    def __init__(self, connection: Connection, answers: AnswerSource, version: str) -> None:
+        self.connection = connection
+        self.answers = answers
+        self.version = version
+        self.unanswered: dict[int, str] = {}
+        """Calls whose server request found no answer, with the reason (they end as no-answer, exit 5)."""
+        self.cancelled: set[int] = set()
+
+    async def __call__(self, parsed: WireParse, owner: Call | None) -> None:
+        message = parsed.message or {}
+        method = parsed.method or ""
+        request_id = parsed.id
+        call = owner.index if owner is not None else None
+        params = message.get("params")
+        log = self.connection.log
+        if method == "ping":
+            await self._reply(call, result_response(request_id if request_id is not None else 0, {}))
+            return
+        if method not in INPUT_METHODS:
+            await self._reply(call, error_response(request_id, -32601, f"Method not found: {method}"))
+            return
+        request: JsonObject = {"method": method}
+        if isinstance(params, dict):
+            request["params"] = params
+        try:
+            answer = await self.answers.answer(None, request)
+        except CallCancelled:
+            if call is not None:
+                self.cancelled.add(call)
+            await self._reply(call, error_response(request_id, USER_REJECTED, "The user cancelled the request"))
+            if call is not None:
+                await self.connection.cancel_call(call)
+            return
+        except NoAnswer as missing:
+            if call is not None:
+                self.unanswered[call] = missing.reason
+            log.write(records.finding(log.now(), lint.make("no-answer", f"{method}: {missing.reason}", call=call)))
+            await self._reply(call, error_response(request_id, USER_REJECTED, f"No answer available: {missing.reason}"))
+            return
+        if call is not None:
+            log.write(records.answer_given(log.now(), call, None, answer.response, answer.source, server_request_id=request_id))
+        await self._reply(call, result_response(request_id if request_id is not None else 0, answer.response))
+
+    async def _reply(self, call: int | None, message: dict[str, Any]) -> None:
+        await self.connection.send_response(call, message, protocol_version=self.version)

@@ -1,0 +1,44 @@
+"""What a call ended with, as the faces need it: status, result or error, and the exit code of the headless CLI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.timeline import Call, CallStatus
+
+EXIT_CODES: dict[CallStatus, int] = {
+    "complete": 0,
+    "tool-error": 1,
+    "failed": 3,
+    "cancelled": 3,
+    "pending": 3,
+    "input-required": 5,
+    "error": 4,
+    "no-answer": 5,
+    "round-cap": 6,
+}
+"""0 complete, 1 tool result isError, 2 usage (typer), 3 connection/transport failure, 4 JSON-RPC error,
+5 input needed but no answer available, 6 round cap hit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of one call."""
+
+    call: Call
+    status: CallStatus
+    result: JsonObject | None = None
+    error: JsonObject | None = None
+    detail: str = ""
+    """For anything but complete: what happened and what to try."""
+
+    @property
+    def exit_code(self) -> int:
+        """The headless CLI's exit code for this outcome."""
+        return EXIT_CODES.get(self.status, 3)
+
+    @property
+    def ok(self) -> bool:
+        """True when the call completed (a tool result with isError counts as not ok)."""
+        return self.status == "complete"

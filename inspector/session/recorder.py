@@ -1,0 +1,53 @@
+"""Writes records to a JSONL file as they happen, one flushed line each, with secrets replaced.
+
+A killed process loses at most the line being written: every record is written and flushed on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO
+
+from inspector.session.records import Record
+
+REDACTED = "[redacted]"
+
+
+class Recorder:
+    """Append-only JSONL writer. ``secrets`` are literal strings (a bearer token, an env value marked secret)."""
+
+    def __init__(self, path: Path, header: Record, secrets: list[str] | None = None) -> None:
+        self.path = path
+        self._secrets = sorted({s for s in (secrets or []) if len(s) >= 4}, key=len, reverse=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = path.open("w", encoding="utf-8", newline="\n")
+        self.bytes_written = 0
+        self.write(header)
+
+    def add_secret(self, value: str) -> None:
+        """Redact ``value`` from every later line (short values are ignored: they would redact ordinary text)."""
+        if len(value) >= 4 and value not in self._secrets:
+            self._secrets.append(value)
+            self._secrets.sort(key=len, reverse=True)
+
+    def write(self, record: Record) -> None:
+        """Write one record as one line and flush it."""
+        if self._file is None:
+            return
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        for secret in self._secrets:
+            if secret in line:
+                line = line.replace(secret, REDACTED)
+            escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
+            if escaped != secret and escaped in line:
+                line = line.replace(escaped, REDACTED)
+        self._file.write(line + "\n")
+        self._file.flush()
+        self.bytes_written += len(line) + 1
+
+    def close(self) -> None:
+        """Close the file; later writes are ignored."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,119 @@
+"""The recording format: one JSON object per line; the same records build the live timeline and its replay.
+
+Line 1 is the header ``{"recording": "inspector", "version": 1, "target": ..., "transport": ..., "era": ...}``.
+Every later line is a record with ``t`` (seconds since the session started) and ``dir``:
+
+- ``"c2s"`` / ``"s2c"``: ``raw`` is the exact wire text; ``call`` (c2s) names the call it belongs to; ``http`` holds
+  status and headers (secrets redacted); ``reply_to`` (s2c on HTTP) the id of the POST whose stream carried it.
+- ``"stderr"``: ``raw`` is one stderr line of the server.
+- ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
+  (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
+  (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.timeline import Finding, HttpInfo
+
+FORMAT: Final = "inspector"
+FORMAT_VERSION: Final = 1
+
+Record = dict[str, Any]
+
+
+def header(target: str, transport: str, era: str, *, started: str, inspector_version: str) -> Record:
+    """The first line of a recording."""
+    return {
+        "recording": FORMAT,
+        "version": FORMAT_VERSION,
+        "target": target,
+        "transport": transport,
+        "era": era,
+        "started": started,
+        "inspector": inspector_version,
+    }
+
+
+def wire(
+    t: float,
+    direction: Literal["c2s", "s2c"],
+    raw: str,
+    *,
+    call: int | None = None,
+    http: HttpInfo | None = None,
+    reply_to: RequestId | None = None,
+) -> Record:
+    """A message that crossed the wire."""
+    record: Record = {"t": round(t, 6), "dir": direction, "raw": raw}
+    if call is not None:
+        record["call"] = call
+    if http is not None:
+        record["http"] = http.to_json()
+    if reply_to is not None:
+        record["reply_to"] = reply_to
+    return record
+
+
+def stderr(t: float, text: str) -> Record:
+    """A stderr line of the server."""
+    return {"t": round(t, 6), "dir": "stderr", "raw": text}
+
+
+def event(t: float, name: str, **fields: Any) -> Record:
+    """A session event (see the module docstring for the names)."""
+    return {"t": round(t, 6), "dir": "event", "event": name, **fields}
+
+
+def call_started(t: float, call: int, method: str, params: JsonObject) -> Record:
+    """A call the user asked for; ``params`` are before ``_meta`` and MRTR fields."""
+    return event(t, "call", call=call, method=method, params=params)
+
+
+def answer_given(t: float, call: int, key: str | None, response: JsonObject, source: str, server_request_id: RequestId | None = None) -> Record:
+    """An answer to one input request, and who gave it."""
+    fields: JsonObject = {"call": call, "key": key, "response": response, "source": source}
+    if server_request_id is not None:
+        fields["server_request"] = server_request_id
+    return event(t, "answer", **fields)
+
+
+def call_ended(t: float, call: int, status: str, detail: str = "") -> Record:
+    """The call ended with ``status`` (a CallStatus)."""
+    return event(t, "end", call=call, status=status, detail=detail)
+
+
+def finding(t: float, found: Finding) -> Record:
+    """A finding the session raised (findings computed from the wire are recomputed on replay, not recorded)."""
+    return event(
+        t,
+        "finding",
+        code=found.code,
+        severity=found.severity,
+        message=found.message,
+        hint=found.hint,
+        call=found.call_index,
+        round=found.round_index,
+    )
+
+
+def era(t: float, era_name: str, version: str, why: str) -> Record:
+    """The era decision."""
+    return event(t, "era", era=era_name, version=version, why=why)
+
+
+def fault(t: float, kind: str, message: str, hint: str, *, request_id: RequestId | None = None, fatal: bool = False, http: HttpInfo | None = None) -> Record:
+    """A transport fault."""
+    fields: JsonObject = {"kind": kind, "message": message, "hint": hint, "fatal": fatal}
+    if request_id is not None:
+        fields["request_id"] = request_id
+    if http is not None:
+        fields["http"] = http.to_json()
+    return event(t, "fault", **fields)
+
+
+def closed(t: float, reason: str, returncode: int | None = None) -> Record:
+    """The connection ended."""
+    return event(t, "closed", reason=reason, returncode=returncode)

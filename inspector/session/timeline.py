@@ -1,0 +1,336 @@
+"""The Timeline model: Calls made of Rounds, append-only, read by the TUI, the CLI, the recorder and replay.
+
+A *Call* is one operation the user asked for (call a tool, get a prompt, list tools). Each *Round* is one JSON-RPC
+request and its response, or (legacy era) one server->client request and our reply, which becomes a round of the
+call it interrupted so both eras read the same way. The model is built only by ``TimelineBuilder`` from records, so
+a live session and a replay of its recording produce equal timelines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from inspector.protocol.jsonrpc import JsonObject, RequestId
+
+Direction = Literal["c2s", "s2c"]
+Severity = Literal["error", "warning", "info"]
+RoundKind = Literal["request", "server-request"]
+CallStatus = Literal[
+    "pending",
+    "input-required",
+    "complete",
+    "tool-error",
+    "error",
+    "no-answer",
+    "round-cap",
+    "cancelled",
+    "failed",
+]
+"""pending: in flight; input-required: waiting for answers; complete; tool-error: result with isError;
+error: JSON-RPC error; no-answer: input needed but none available; round-cap: too many rounds;
+cancelled: the user cancelled; failed: transport failure, timeout or an invalid response."""
+
+
+@dataclass(slots=True)
+class HttpInfo:
+    """The HTTP side of one message (status and headers), as recorded."""
+
+    method: str | None = None
+    url: str | None = None
+    status: int | None = None
+    request_headers: dict[str, str] = field(default_factory=dict)
+    response_headers: dict[str, str] = field(default_factory=dict)
+    content_type: str | None = None
+    elapsed_ms: float | None = None
+
+    def to_json(self) -> JsonObject:
+        """Compact dict for the recording (empty fields left out)."""
+        out: JsonObject = {}
+        for key in ("method", "url", "status", "content_type", "elapsed_ms"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.request_headers:
+            out["request_headers"] = self.request_headers
+        if self.response_headers:
+            out["response_headers"] = self.response_headers
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> HttpInfo | None:
+        """Inverse of ``to_json``; tolerant of missing or wrong-typed fields."""
+        if not isinstance(data, dict):
+            return None
+        info = cls()
+        for key in ("method", "url", "content_type"):
+            if isinstance(data.get(key), str):
+                setattr(info, key, data[key])
+        if isinstance(data.get("status"), int):
+            info.status = data["status"]
+        if isinstance(data.get("elapsed_ms"), int | float):
+            info.elapsed_ms = float(data["elapsed_ms"])
+        for key in ("request_headers", "response_headers"):
+            value = data.get(key)
+            if isinstance(value, dict):
+                setattr(info, key, {str(k): str(v) for k, v in value.items()})
+        return info
+
+
+@dataclass(slots=True)
+class WireMessage:
+    """One message exactly as it crossed the wire, with its parsed form when it parsed."""
+
+    raw: str
+    at: float
+    direction: Direction
+    message: JsonObject | None = None
+    http: HttpInfo | None = None
+
+
+@dataclass(slots=True)
+class Finding:
+    """Protocol lint: something the server (or the traffic) did that a server author should know about."""
+
+    code: str
+    severity: Severity
+    message: str
+    """What happened, in one sentence."""
+    hint: str = ""
+    """Why it matters or what to try."""
+    call_index: int | None = None
+    round_index: int | None = None
+
+
+@dataclass(slots=True)
+class RequestState:
+    """An opaque ``requestState`` as received: the exact string, its length and sha256, and whether it came back."""
+
+    value: str
+    echoed: bool | None = None
+    """None until the retry is sent; then True only if the retry carried it byte for byte."""
+
+    @property
+    def length(self) -> int:
+        """Length in characters (the wire is UTF-8 JSON; states are almost always ASCII)."""
+        return len(self.value)
+
+    @property
+    def sha256(self) -> str:
+        """Hex sha256 of the UTF-8 bytes, to compare states at a glance."""
+        return hashlib.sha256(self.value.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class GivenAnswer:
+    """The answer given to one input request of a round, and who gave it."""
+
+    key: str | None
+    response: JsonObject
+    source: str
+
+
+@dataclass(slots=True)
+class Round:
+    """One round trip: our request and the server's response (or a legacy server request and our reply)."""
+
+    index: int
+    kind: RoundKind
+    request_id: RequestId | None
+    method: str
+    request: WireMessage
+    response: WireMessage | None = None
+    result_type: str | None = None
+    """complete | input_required | task | error | None while pending (or when the call ended without a reply)."""
+    error: JsonObject | None = None
+    input_requests: dict[str, JsonObject] = field(default_factory=dict)
+    answers: list[GivenAnswer] = field(default_factory=list)
+    request_state: RequestState | None = None
+    """The state this round's response carried (the next round must echo it)."""
+    echoed_state: str | None = None
+    """The requestState this round's request carried (what we echoed from the previous round)."""
+    notifications: list[WireMessage] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def started_at(self) -> float:
+        """When the request left (or the server request arrived)."""
+        return self.request.at
+
+    @property
+    def latency_ms(self) -> float | None:
+        """Round latency in milliseconds, None while pending."""
+        if self.response is None:
+            return None
+        return (self.response.at - self.request.at) * 1000.0
+
+    @property
+    def result(self) -> JsonObject | None:
+        """The parsed result object of the response, when it is a success response."""
+        if self.response is None or self.response.message is None:
+            return None
+        value = self.response.message.get("result")
+        return value if isinstance(value, dict) else None
+
+
+@dataclass(slots=True)
+class Call:
+    """One operation the user asked for, unfolded into its rounds."""
+
+    index: int
+    method: str
+    params: JsonObject
+    """The params the user asked for, before ``_meta``, ``inputResponses`` and ``requestState`` were added."""
+    started_at: float
+    rounds: list[Round] = field(default_factory=list)
+    status: CallStatus = "pending"
+    status_detail: str = ""
+    """For a call that did not complete: what happened and what to try."""
+    finished_at: float | None = None
+    findings: list[Finding] = field(default_factory=list)
+    """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
+
+    @property
+    def name(self) -> str | None:
+        """Tool or prompt name, or resource URI: what the call is about."""
+        for key in ("name", "uri", "taskId"):
+            value = self.params.get(key)
+            if isinstance(value, str):
+                return value
+        return None
+
+    @property
+    def total_ms(self) -> float | None:
+        """Wall time from the first request to the end, None while pending."""
+        if self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at) * 1000.0
+
+    @property
+    def final_round(self) -> Round | None:
+        """The last round of our own requests (server-request rounds are interruptions)."""
+        for round_ in reversed(self.rounds):
+            if round_.kind == "request":
+                return round_
+        return None
+
+    @property
+    def result(self) -> JsonObject | None:
+        """The final result object, when the call ended with one."""
+        last = self.final_round
+        return last.result if last is not None else None
+
+    @property
+    def error(self) -> JsonObject | None:
+        """The final JSON-RPC error object, when the call ended with one."""
+        last = self.final_round
+        return last.error if last is not None else None
+
+    def all_findings(self) -> list[Finding]:
+        """Call findings followed by every round's findings, in order."""
+        found = list(self.findings)
+        for round_ in self.rounds:
+            found.extend(round_.findings)
+        return found
+
+
+@dataclass(slots=True)
+class ConsoleLine:
+    """A line for the console: server stderr, a log notification, or a transport note."""
+
+    at: float
+    source: Literal["stderr", "log", "transport", "session"]
+    text: str
+    level: str | None = None
+
+
+@dataclass(slots=True)
+class EraDecision:
+    """Which protocol era the session uses and why (shown in the header of the timeline)."""
+
+    era: Literal["modern", "legacy"]
+    version: str
+    why: str
+
+
+# Events the timeline announces to its listeners (the UI bridge turns them into Textual messages).
+@dataclass(frozen=True, slots=True)
+class CallStarted:
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    call: Call
+    round: Round
+
+
+@dataclass(frozen=True, slots=True)
+class RoundUpdated:
+    """A round changed: its response arrived, an answer was given, a notification or finding was added."""
+
+    call: Call
+    round: Round
+
+
+@dataclass(frozen=True, slots=True)
+class CallFinished:
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleAppended:
+    line: ConsoleLine
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRaised:
+    finding: Finding
+
+
+@dataclass(frozen=True, slots=True)
+class SessionChanged:
+    """Era, server info or connection state changed."""
+
+
+TimelineEvent = CallStarted | RoundStarted | RoundUpdated | CallFinished | ConsoleAppended | FindingRaised | SessionChanged
+TimelineListener = Callable[[TimelineEvent], None]
+
+
+@dataclass(slots=True)
+class Timeline:
+    """Everything that happened in one session. Append-only; only ``TimelineBuilder`` writes to it."""
+
+    target: str = ""
+    transport: str = ""
+    era: EraDecision | None = None
+    server_info: JsonObject | None = None
+    server_capabilities: JsonObject | None = None
+    instructions: str | None = None
+    calls: list[Call] = field(default_factory=list)
+    console: list[ConsoleLine] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    """Every finding, session-wide, in the order raised (round and call findings included)."""
+    unmatched: list[WireMessage] = field(default_factory=list)
+    """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications."""
+    connected: bool = False
+    disconnect_reason: str | None = None
+    listeners: list[TimelineListener] = field(default_factory=list, compare=False, repr=False)
+
+    def subscribe(self, listener: TimelineListener) -> Callable[[], None]:
+        """Call ``listener`` for every later event; returns an unsubscribe function."""
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener) if listener in self.listeners else None
+
+    def emit(self, event: TimelineEvent) -> None:
+        """Tell every listener (in subscription order)."""
+        for listener in list(self.listeners):
+            listener(event)
+
+    def call(self, index: int) -> Call | None:
+        """Call by its 1-based index."""
+        if 1 <= index <= len(self.calls):
+            return self.calls[index - 1]
+        return None

@@ -1,0 +1,1 @@
+"""The headless face: rich printing of the timeline and the ``--json`` documents. Never imports textual."""

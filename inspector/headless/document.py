@@ -1,0 +1,80 @@
+"""The ``--json`` document of a call: one object a script or CI job can read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.outcome import Outcome
+from inspector.session.timeline import Call, Finding, Round, Timeline
+
+
+def finding_json(found: Finding) -> JsonObject:
+    """A finding as JSON."""
+    out: JsonObject = {"code": found.code, "severity": found.severity, "message": found.message}
+    if found.hint:
+        out["hint"] = found.hint
+    if found.call_index is not None:
+        out["call"] = found.call_index
+    if found.round_index is not None:
+        out["round"] = found.round_index
+    return out
+
+
+def round_json(round_: Round) -> JsonObject:
+    """One round: id, resultType, input request keys, requestState facts, latency, answers."""
+    out: JsonObject = {
+        "kind": round_.kind,
+        "id": round_.request_id,
+        "method": round_.method,
+        "resultType": round_.result_type,
+        "inputRequests": list(round_.input_requests) if round_.kind == "request" else [],
+        "ms": None if round_.latency_ms is None else round(round_.latency_ms, 3),
+    }
+    if round_.request_state is not None:
+        out["requestState"] = {
+            "length": round_.request_state.length,
+            "sha256": round_.request_state.sha256,
+            "echoed": round_.request_state.echoed,
+        }
+    if round_.answers:
+        out["answers"] = [{"key": a.key, "source": a.source, "response": a.response} for a in round_.answers]
+    if round_.error is not None:
+        out["error"] = round_.error
+    if round_.notifications:
+        out["notifications"] = len(round_.notifications)
+    return out
+
+
+def call_json(call: Call) -> JsonObject:
+    """A call and its rounds."""
+    return {
+        "call": call.index,
+        "method": call.method,
+        "name": call.name,
+        "status": call.status,
+        "detail": call.status_detail or None,
+        "ms": None if call.total_ms is None else round(call.total_ms, 3),
+        "rounds": [round_json(r) for r in call.rounds],
+        "findings": [finding_json(f) for f in call.all_findings()],
+    }
+
+
+def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> JsonObject:
+    """The whole ``--json`` answer for one call."""
+    era = timeline.era
+    doc: JsonObject = {
+        "status": outcome.status,
+        "exitCode": outcome.exit_code,
+        "detail": outcome.detail or None,
+        "result": outcome.result,
+        "error": outcome.error,
+        "era": era.era if era else None,
+        "protocolVersion": era.version if era else None,
+        "eraWhy": era.why if era else None,
+        "server": timeline.server_info,
+        "rounds": [round_json(r) for r in outcome.call.rounds],
+        "findings": [finding_json(f) for f in timeline.findings],
+    }
+    doc.update(extra)
+    return doc

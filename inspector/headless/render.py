@@ -1,0 +1,152 @@
+"""Prints the timeline with rich: one block per call, one line per round, as the TUI's timeline reads.
+
+Server text goes through ``printable`` and into ``Text`` objects, never markup strings, so a tool named
+``[bold red]x`` prints as those characters and an escape sequence cannot touch the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from inspector.protocol.display import one_line, printable
+from inspector.session.timeline import Call, Finding, Round, Timeline
+
+STATUS_STYLE = {
+    "complete": "green",
+    "tool-error": "yellow",
+    "error": "red",
+    "failed": "red",
+    "no-answer": "magenta",
+    "round-cap": "red",
+    "cancelled": "yellow",
+    "pending": "cyan",
+    "input-required": "magenta",
+}
+RESULT_STYLE = {"complete": "green", "input_required": "magenta", "error": "red", "task": "cyan"}
+
+
+def ms(value: float | None) -> str:
+    """Milliseconds for humans."""
+    return "…" if value is None else f"{value:.0f}ms" if value >= 10 else f"{value:.1f}ms"
+
+
+def header(timeline: Timeline) -> Text:
+    """The session line: target, transport, era and why."""
+    line = Text()
+    line.append("inspector ", style="bold")
+    line.append(one_line(timeline.target, 80))
+    line.append(f" ({timeline.transport})", style="dim")
+    if timeline.era is not None:
+        line.append(f" · {timeline.era.era} {timeline.era.version}", style="bold cyan")
+        line.append(f" · {one_line(timeline.era.why, 120)}", style="dim")
+    if timeline.server_info:
+        name = timeline.server_info.get("name")
+        version = timeline.server_info.get("version")
+        line.append(f" · server {one_line(str(name))} {one_line(str(version or ''))}", style="dim")
+    return line
+
+
+def round_lines(round_: Round, last: bool) -> list[Text]:
+    """One round: id -> resultType, input request keys, answers, requestState, findings."""
+    branch = "└" if last else "├"
+    cont = " " if last else "│"
+    line = Text(f"  {branch} ")
+    if round_.kind == "server-request":
+        line.append(f"server → {round_.method} (id {round_.request_id})", style="magenta")
+    else:
+        line.append(f"id {round_.request_id} → ", style="dim")
+        kind = round_.result_type or "no reply"
+        line.append(kind, style=RESULT_STYLE.get(kind, "red"))
+        if round_.error:
+            line.append(f" {round_.error.get('code')} {one_line(str(round_.error.get('message', '')), 80)}", style="red")
+        if round_.input_requests:
+            line.append("  " + ", ".join(one_line(k, 40) for k in round_.input_requests), style="bold magenta")
+    if round_.request_state is not None:
+        line.append("  🔒", style="yellow")
+    line.append(f"  {ms(round_.latency_ms)}", style="dim")
+    lines = [line]
+    for answer in round_.answers:
+        text = Text(f"  {cont}    answered ")
+        if answer.key:
+            text.append(one_line(answer.key, 40), style="bold")
+            text.append(": ")
+        text.append(one_line(json.dumps(answer.response, ensure_ascii=False), 100))
+        text.append(f" ({one_line(answer.source, 40)})", style="dim")
+        lines.append(text)
+    state = round_.request_state
+    if state is not None:
+        echo = {True: "echoed unchanged ✓", False: "NOT echoed ✗", None: "not retried"}[state.echoed]
+        text = Text(f"  {cont}    requestState {state.length} chars · sha256 {state.sha256[:12]}… · ")
+        text.append(echo, style={True: "green", False: "red", None: "dim"}[state.echoed])
+        lines.append(text)
+    progress = [n for n in round_.notifications if n.message and n.message.get("method") == "notifications/progress"]
+    if progress:
+        lines.append(Text(f"  {cont}    {len(progress)} progress notification(s)", style="dim"))
+    lines.extend(finding_line(f, f"  {cont}    ") for f in round_.findings)
+    return lines
+
+
+def finding_line(found: Finding, indent: str = "  ") -> Text:
+    """A finding: severity mark, code, message."""
+    mark = {"error": "✗", "warning": "⚠", "info": "ℹ"}[found.severity]
+    style = {"error": "red", "warning": "yellow", "info": "cyan"}[found.severity]
+    text = Text(indent)
+    text.append(f"{mark} {found.code}: ", style=style)
+    text.append(one_line(found.message, 160))
+    return text
+
+
+def call_block(call: Call) -> RenderableType:
+    """A call: its header line, its rounds, its findings and the gist of its result."""
+    head = Text(f"#{call.index} ", style="bold")
+    head.append(call.method, style="bold")
+    if call.name:
+        head.append(" " + one_line(call.name, 60), style="bold cyan")
+    head.append("  ")
+    head.append(call.status, style=STATUS_STYLE.get(call.status, "red"))
+    rounds = [r for r in call.rounds]
+    head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} {ms(call.total_ms)}", style="dim")
+    lines: list[RenderableType] = [head]
+    for i, round_ in enumerate(rounds):
+        lines.extend(round_lines(round_, i == len(rounds) - 1))
+    lines.extend(finding_line(f) for f in call.findings)
+    if call.status_detail and call.status != "complete":
+        lines.append(Text("  " + printable(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
+    gist = result_gist(call.result)
+    if gist is not None:
+        lines.append(gist)
+    return Group(*lines)
+
+
+def result_gist(result: dict[str, Any] | None) -> Text | None:
+    """The text content of a result (tool content, prompt messages, resource contents), shortened."""
+    if not result or result.get("resultType") == "input_required":
+        return None
+    texts: list[str] = []
+    for block in result.get("content", []) if isinstance(result.get("content"), list) else []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            texts.append(str(block.get("text", "")))
+    for message in result.get("messages", []) if isinstance(result.get("messages"), list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, dict) and content.get("type") == "text":
+            texts.append(f"{message.get('role')}: {content.get('text')}")
+    for item in result.get("contents", []) if isinstance(result.get("contents"), list) else []:
+        if isinstance(item, dict) and "text" in item:
+            texts.append(str(item["text"]))
+    if not texts:
+        return None
+    return Text("  ⇒ " + one_line(" | ".join(texts), 300), style="bold")
+
+
+def print_timeline(console: Console, timeline: Timeline, *, calls: list[Call] | None = None) -> None:
+    """Print the session header and the given calls (all by default)."""
+    console.print(header(timeline))
+    for call in calls if calls is not None else timeline.calls:
+        console.print(call_block(call))
+    stray = [f for f in timeline.findings if f.call_index is None and f.code != "era"]
+    for found in stray:
+        console.print(finding_line(found, ""))

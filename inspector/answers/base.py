@@ -10,10 +10,16 @@ Decline and cancel are answers (``{"action": "decline"}``), not failures.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Literal, Protocol
 
 InputRequest = dict[str, Any]
 InputResponse = dict[str, Any]
+
+ELICITATION: Final = "elicitation/create"
+SAMPLING: Final = "sampling/createMessage"
+ROOTS: Final = "roots/list"
+InputMethod = Literal["elicitation/create", "sampling/createMessage", "roots/list"]
+INPUT_METHODS: Final[tuple[InputMethod, ...]] = (ELICITATION, SAMPLING, ROOTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,14 @@ class NoAnswer(Exception):
         self.reason = reason
 
 
+class Skip(NoAnswer):
+    """This source has nothing for this request ("not mine"); an ``AnswerChain`` tries the next source.
+
+    It is a ``NoAnswer`` so that a source used on its own still fails with a reason the user can act on;
+    only the chain treats it as "fall through". ``reason`` is kept and shown if no later source answers.
+    """
+
+
 class AnswerRefused(NoAnswer):
     """An answer was found but is not valid for the request (e.g. it fails ``requestedSchema``)."""
 
@@ -49,3 +63,11 @@ class AnswerSource(Protocol):
     async def answer(self, key: str | None, request: InputRequest) -> Answer:
         """Answer one input request, or raise ``NoAnswer`` / ``CallCancelled``."""
         ...
+
+
+def describe_request(key: str | None, request: InputRequest) -> str:
+    """A short name for an input request in messages: ``'github_login' (elicitation/create)``."""
+    method = request.get("method", "?")
+    if key is None:
+        return f"legacy {method} request"
+    return f"{key!r} ({method})"

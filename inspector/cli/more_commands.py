@@ -1,3 +1,95 @@
-"""Commands beyond the single-call ones: demo, connect, load. Registered on import."""
+"""Commands beyond the single-call ones: demo, load. Registered on import of this module."""
 
 from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from inspector.cli import app
+from inspector.cli import options as o
+from inspector.cli.compose import build_session, demo_target
+from inspector.cli.demo_flows import example_answers_path, run_demo_flows
+from inspector.cli.run import run, run_operation, say_error
+from inspector.headless.load import run_load
+from inspector.session.client import ConnectError, InspectorSession
+from inspector.session.outcome import Outcome
+from inspector.transport.base import TransportStartError
+
+
+@app.command()
+def demo(
+    headless: Annotated[bool, typer.Option("--headless", help="Run every demo flow without the TUI and print the timeline.")] = False,
+    era: o.EraOpt = "auto",
+    record: o.RecordOpt = None,
+    as_json: o.JsonOpt = False,
+) -> None:
+    """Open the inspector on the bundled demo server (with --headless: run every flow and print the timeline)."""
+    if not headless:
+        from inspector.cli.tui import open_tui
+
+        raise typer.Exit(open_tui(demo_target(), era=o.era_from(era), record=record, demo=True))
+    source = o.answers_from(example_answers_path(), "fail", True, None)
+    results: list[Outcome] = []
+
+    async def operation(session: InspectorSession) -> Outcome:
+        results.extend(await run_demo_flows(session))
+        failed = [r for r in results if not r.ok]
+        return failed[0] if failed else results[-1]
+
+    code = run(run_operation(demo_target(), source, operation, era=o.era_from(era), record=record, as_json=as_json, show_all_calls=True))
+    raise typer.Exit(code)
+
+
+@app.command()
+def load(
+    tool: Annotated[str, typer.Argument(help="The tool to call.")],
+    args: Annotated[str, typer.Option("--args", help="Tool arguments as a JSON object.")] = "{}",
+    server: o.ServerOpt = None,
+    demo: o.DemoOpt = False,
+    header: o.HeaderOpt = None,
+    bearer: o.BearerOpt = None,
+    era: o.EraOpt = "auto",
+    answers: o.AnswersOpt = None,
+    on_missing: o.OnMissingOpt = "fail",
+    stub_model: o.StubOpt = False,
+    duration: Annotated[float, typer.Option("--duration", min=0.1, help="Seconds to keep calling.")] = 5.0,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Concurrent callers.")] = 1,
+    as_json: o.JsonOpt = False,
+) -> None:
+    """Call one tool repeatedly and report throughput and latency percentiles (like the official Inspector's --load)."""
+    try:
+        arguments = json.loads(args)
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"--args is not JSON: {exc}") from None
+    target = o.target_from(server, demo, header, bearer, None, None)
+    source = o.answers_from(answers, on_missing, stub_model, None)
+
+    async def main() -> int:
+        session = build_session(target, source, era=o.era_from(era))
+        try:
+            await session.connect()
+        except (ConnectError, TransportStartError) as failure:
+            say_error(failure.message, failure.hint)
+            return 3
+        try:
+            await session.list_all("tools")
+            report = await run_load(lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency)
+        finally:
+            await session.close()
+        if as_json:
+            print(json.dumps(report.to_json(), indent=2))
+        else:
+            doc = report.to_json()
+            Console(highlight=False).print(
+                f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
+                f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors"
+            )
+        return 0 if report.errors == 0 else 1
+
+    raise typer.Exit(run(main()))
+
+
+__all__ = ["demo", "load", "run_operation"]

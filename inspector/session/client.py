@@ -84,6 +84,7 @@ class InspectorSession:
         self.version: str = LATEST_MODERN
         self.legacy = False
         self._answerer: ServerRequestAnswerer | None = None
+        self._progress_tokens = 0
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
 
@@ -287,7 +288,10 @@ class InspectorSession:
             if self.legacy:
                 sent = params
             else:
-                sent = with_meta(params, build_meta(version, self.capabilities if capabilities is None else capabilities))
+                self._progress_tokens += 1
+                extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+                caps = self.capabilities if capabilities is None else capabilities
+                sent = with_meta(params, build_meta(version, caps, extra=extra))
             tool = self.tools.get(str(params.get("name"))) if method == "tools/call" else None
             schema = tool.get("inputSchema") if tool is not None else None
             headers = protocol_headers(method, params, None, schema if isinstance(schema, dict) else None)

@@ -1,0 +1,74 @@
+"""Load: call one tool over and over for a while, from C concurrent workers, and report rate and latency."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.outcome import Outcome
+
+CallFn = Callable[[], Awaitable[Outcome]]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """Throughput and latency percentiles of a load run."""
+
+    calls: int
+    errors: int
+    seconds: float
+    latencies_ms: list[float]
+
+    @property
+    def rate(self) -> float:
+        """Completed calls per second."""
+        return self.calls / self.seconds if self.seconds > 0 else 0.0
+
+    def percentile(self, p: float) -> float:
+        """Latency percentile (nearest rank), 0 when nothing ran."""
+        if not self.latencies_ms:
+            return 0.0
+        ordered = sorted(self.latencies_ms)
+        rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+        return ordered[rank]
+
+    def to_json(self) -> JsonObject:
+        """The --json document."""
+        lat = self.latencies_ms
+        return {
+            "calls": self.calls,
+            "errors": self.errors,
+            "durationSeconds": round(self.seconds, 3),
+            "callsPerSecond": round(self.rate, 1),
+            "latencyMs": {
+                "min": round(min(lat), 3) if lat else 0,
+                "p50": round(self.percentile(50), 3),
+                "p90": round(self.percentile(90), 3),
+                "p99": round(self.percentile(99), 3),
+                "max": round(max(lat), 3) if lat else 0,
+                "mean": round(sum(lat) / len(lat), 3) if lat else 0,
+            },
+        }
+
+
+async def run_load(call: CallFn, *, duration: float, concurrency: int, clock: Callable[[], float] = time.perf_counter) -> LoadReport:
+    """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed."""
+    latencies: list[float] = []
+    errors = 0
+    start = clock()
+    deadline = start + duration
+
+    async def worker() -> None:
+        nonlocal errors
+        while clock() < deadline:
+            began = clock()
+            outcome = await call()
+            latencies.append((clock() - began) * 1000.0)
+            if not outcome.ok:
+                errors += 1
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return LoadReport(len(latencies), errors, clock() - start, latencies)

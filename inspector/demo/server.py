@@ -1,0 +1,79 @@
+"""The bundled demo MCP server: builds it and runs it over stdio or Streamable HTTP.
+
+Dual-era by construction: the SDK's MCPServer answers `server/discover` (2026-07-28) and `initialize`
+(2025-11-25 and older) on the same process, and each flow picks MRTR or server-to-client requests per request.
+Nothing but protocol messages may reach stdout in stdio mode, so diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from typing import Any, Final
+
+import anyio
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+
+from inspector.demo import flows_elicit, flows_other, flows_prompt_resource
+
+SERVER_NAME: Final = "inspector-demo"
+SERVER_VERSION: Final = "0.1.0"
+LOOPBACK: Final = "127.0.0.1"
+MCP_PATH: Final = "/mcp"
+
+INSTRUCTIONS: Final = (
+    "Demo server of the inspector: one tool per multi round-trip flow of MCP 2026-07-28, and the same flows "
+    "through server-to-client requests for 2025-11-25 / 2025-06-18 clients."
+)
+
+
+def build_server() -> MCPServer[Any]:
+    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource."""
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME,
+        title="Inspector demo server",
+        instructions=INSTRUCTIONS,
+        version=SERVER_VERSION,
+        log_level="WARNING",
+    )
+    flows_elicit.register(server)
+    flows_other.register(server)
+    flows_prompt_resource.register(server)
+    return server
+
+
+def run_stdio() -> None:
+    """Serve the demo over stdin/stdout until the client closes the pipe."""
+    server = build_server()
+    anyio.run(server.run_stdio_async)
+
+
+def _bind_loopback(port: int) -> socket.socket:
+    """Bind the listening socket ourselves so port 0 yields a known port before the server starts."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((LOOPBACK, port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+def run_http(port: int, host: str = LOOPBACK) -> None:
+    """Serve the demo over Streamable HTTP at http://127.0.0.1:PORT/mcp; port 0 picks a free port.
+
+    Only loopback is allowed: the demo has no authentication. The URL is printed to stderr once listening.
+    """
+    if host != LOOPBACK:
+        raise ValueError(f"the demo server only listens on {LOOPBACK}, not {host!r}")
+    if not 0 <= port <= 65535:
+        raise ValueError(f"invalid port {port}")
+    app = build_server().streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK)
+    sock = _bind_loopback(port)
+    bound_port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    print(f"inspector demo server on http://{LOOPBACK}:{bound_port}{MCP_PATH}", file=sys.stderr, flush=True)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()

@@ -7,7 +7,7 @@ message, comes back as a ``WireParse`` whose ``kind`` is ``"invalid"`` and whose
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 JsonObject: TypeAlias = dict[str, Any]
@@ -18,28 +18,29 @@ MessageKind = Literal["request", "notification", "response", "error", "invalid"]
 
 @dataclass(frozen=True, slots=True)
 class WireParse:
-    """One message as it crossed the wire: its exact text, its kind and (when it parsed) its object."""
+    """One message as it crossed the wire: its exact text, its kind and (when it parsed) its object.
+
+    ``id`` and ``method`` are read once here, because every layer above asks for them.
+    """
 
     raw: str
     kind: MessageKind
     message: JsonObject | None = None
     problem: str | None = None
+    id: RequestId | None = field(default=None, init=False)
+    """The JSON-RPC id, when the message has a usable one (a string or an integer, never a boolean)."""
+    method: str | None = field(default=None, init=False)
+    """The method name of a request or notification."""
 
-    @property
-    def id(self) -> RequestId | None:
-        """The JSON-RPC id, when the message has a usable one."""
-        if self.message is None:
-            return None
-        value = self.message.get("id")
-        return value if isinstance(value, int | str) and not isinstance(value, bool) else None
-
-    @property
-    def method(self) -> str | None:
-        """The method name of a request or notification."""
-        if self.message is None:
-            return None
-        value = self.message.get("method")
-        return value if isinstance(value, str) else None
+    def __post_init__(self) -> None:
+        message = self.message
+        if message is not None:
+            value = message.get("id")
+            if value.__class__ is int or value.__class__ is str:
+                object.__setattr__(self, "id", value)
+            method = message.get("method")
+            if method.__class__ is str:
+                object.__setattr__(self, "method", method)
 
 
 def dumps(value: Any) -> str:

@@ -42,6 +42,7 @@ class _InFlight:
     call: Call
     round: Round
     version: str | None
+    progress_token: Any = None
 
 
 class TimelineBuilder:
@@ -71,9 +72,10 @@ class TimelineBuilder:
 
     # ----------------------------------------------------------------------------------------------- outgoing
     def _outgoing(self, record: Record, t: float, parsed: WireParse) -> None:
-        http = HttpInfo.from_json(record.get("http"))
+        http = HttpInfo.from_json(record["http"]) if "http" in record else None
         wire = WireMessage(parsed.raw, t, "c2s", parsed.message, http)
-        call = self.timeline.call(int(record["call"])) if isinstance(record.get("call"), int) else None
+        index = record.get("call")
+        call = self.timeline.call(index) if isinstance(index, int) else None
         if parsed.kind == "request" and parsed.id is not None and call is not None:
             self._start_round(call, parsed, wire)
         elif parsed.kind in ("response", "error") and parsed.id is not None and parsed.id in self._server_requests:
@@ -114,12 +116,12 @@ class TimelineBuilder:
             self._progress[token] = round_
         call.rounds.append(round_)
         assert parsed.id is not None
-        self._in_flight[parsed.id] = _InFlight(call, round_, version)
+        self._in_flight[parsed.id] = _InFlight(call, round_, version, token)
         self.timeline.emit(RoundStarted(call, round_))
 
     # ----------------------------------------------------------------------------------------------- incoming
     def _incoming(self, record: Record, t: float, parsed: WireParse) -> None:
-        http = HttpInfo.from_json(record.get("http"))
+        http = HttpInfo.from_json(record["http"]) if "http" in record else None
         wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http)
         reply_to = record.get("reply_to")
         if parsed.kind in ("response", "error"):
@@ -147,6 +149,8 @@ class TimelineBuilder:
             return
         assert request_id is not None
         self._answered.add(request_id)
+        if flight.progress_token is not None:
+            self._progress.pop(flight.progress_token, None)
         call, round_ = flight.call, flight.round
         round_.response = wire
         message = parsed.message or {}

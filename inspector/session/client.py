@@ -30,7 +30,7 @@ from inspector.session.legacy import ServerRequestAnswerer, accepted_version, in
 from inspector.session.mrtr import DEFAULT_MAX_ROUNDS, RoundCapReached, drive_input_required, is_input_required
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
-from inspector.session.timeline import CallStatus, EraDecision, Timeline
+from inspector.session.timeline import CallStatus, EraDecision, Finding, Timeline
 from inspector.transport.base import Transport
 
 EraMode = Literal["auto", "modern", "legacy"]
@@ -292,9 +292,7 @@ class InspectorSession:
                 extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
                 caps = self.capabilities if capabilities is None else capabilities
                 sent = with_meta(params, build_meta(version, caps, extra=extra))
-            tool = self.tools.get(str(params.get("name"))) if method == "tools/call" else None
-            schema = tool.get("inputSchema") if tool is not None else None
-            headers = protocol_headers(method, params, None, schema if isinstance(schema, dict) else None)
+            headers = self._headers(method, params) if self.transport.kind == "http" else None
             try:
                 return await self.connection.request(call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers)
             except RpcError as error:
@@ -308,6 +306,12 @@ class InspectorSession:
                     raise
                 await self._initialize(Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized"))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _headers(self, method: str, params: JsonObject) -> dict[str, str]:
+        """Mcp-Method, Mcp-Name and the tool's Mcp-Param-* headers (HTTP only; stdio has no headers)."""
+        tool = self.tools.get(str(params.get("name"))) if method == "tools/call" else None
+        schema = tool.get("inputSchema") if tool is not None else None
+        return protocol_headers(method, params, None, schema if isinstance(schema, dict) else None)
 
     async def _answer(self, call: int, key: str, request: JsonObject) -> JsonObject:
         answer = await self.answers.answer(key, request)
@@ -324,7 +328,7 @@ class InspectorSession:
         assert found is not None
         return Outcome(found, status, result, error, detail)
 
-    def _finding(self, found: lint.Finding) -> None:
+    def _finding(self, found: Finding) -> None:
         self.log.write(records.finding(self.log.now(), found))
 
 

@@ -79,6 +79,15 @@ class SessionLog:
         self.builder.apply(record, parsed)
 
 
+class _Expired(Exception):
+    """The request's timeout passed before its response arrived."""
+
+
+def _expire(future: asyncio.Future[WireParse]) -> None:
+    if not future.done():
+        future.set_exception(_Expired())
+
+
 @dataclass(slots=True)
 class _Pending:
     future: asyncio.Future[WireParse]
@@ -95,7 +104,8 @@ class Connection:
         self.on_server_request: ServerRequestHandler | None = None
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
-        self._call_of_raw: dict[str, int] = {}
+        self._outgoing: dict[str, tuple[int | None, WireParse | None]] = {}
+        """Messages handed to the transport, by exact text: their call and parsed form, until ``Sent`` arrives."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
 
@@ -124,17 +134,19 @@ class Connection:
         if self.closed_reason is not None:
             raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
         request_id = self.next_id()
-        raw = dumps(request(request_id, method, params))
+        message = request(request_id, method, params)
+        raw = dumps(message)
         loop = asyncio.get_running_loop()
         pending = _Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
-        self._call_of_raw[raw] = call
+        self._outgoing[raw] = (call, WireParse(raw, "request", message))
         outgoing = OutgoingMessage(raw, method, request_id, protocol_version, dict(headers or {}))
         await self.transport.send(outgoing)
+        # One timer per request, armed only when there is a timeout (cheaper than an asyncio.timeout scope).
+        timer = loop.call_later(timeout, _expire, pending.future) if timeout is not None else None
         try:
-            async with asyncio.timeout(timeout):
-                reply = await pending.future
-        except TimeoutError:
+            reply = await pending.future
+        except _Expired:
             self._pending.pop(request_id, None)
             await self._abandon(call, request_id, protocol_version, "timeout", cancel_notice)
             raise RequestFailed("timeout", f"no response to {method} (id {request_id}) within {timeout:g} s", "raise --timeout, or check the server's stderr") from None
@@ -143,6 +155,8 @@ class Connection:
                 await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
             raise
         finally:
+            if timer is not None:
+                timer.cancel()
             self._pending.pop(request_id, None)
         message = reply.message or {}
         if reply.kind == "error":
@@ -162,15 +176,13 @@ class Connection:
     async def send_notification(self, call: int | None, method: str, params: JsonObject | None, *, protocol_version: str | None) -> None:
         """Send a notification (``notifications/cancelled``, legacy ``notifications/initialized``)."""
         raw = dumps(notification(method, params))
-        if call is not None:
-            self._call_of_raw[raw] = call
+        self._outgoing[raw] = (call, None)
         await self.transport.send(OutgoingMessage(raw, method, None, protocol_version, {"Mcp-Method": method}))
 
     async def send_response(self, call: int | None, message: JsonObject, *, protocol_version: str | None) -> None:
         """Answer a legacy server->client request."""
         raw = dumps(message)
-        if call is not None:
-            self._call_of_raw[raw] = call
+        self._outgoing[raw] = (call, None)
         await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}))
 
     async def cancel_call(self, call: int, reason: str = "cancelled by the user") -> int:
@@ -197,8 +209,8 @@ class Connection:
     def _on_event(self, event: TransportEvent) -> None:
         log = self.log
         if isinstance(event, Sent):
-            call = self._call_of_raw.pop(event.raw, None)
-            log.write(records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)))
+            call, parsed = self._outgoing.pop(event.raw, (None, None))
+            log.write(records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)), parsed)
         elif isinstance(event, Received):
             parsed = classify(event.raw)
             record = records.wire(log.since_start(event.at), "s2c", event.raw, http=http_info(event.http), reply_to=event.in_reply_to)

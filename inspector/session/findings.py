@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from mcp_types.methods import SERVER_RESULTS, validate_server_result
-from pydantic import ValidationError
+from mcp_types.methods import SERVER_RESULTS
+from pydantic import TypeAdapter, ValidationError
 
 from inspector.protocol.envelope import INPUT_REQUIRED_METHODS
 from inspector.session.timeline import Finding, Severity
@@ -66,24 +66,29 @@ def make(code: str, message: str, *, call: int | None = None, round_: int | None
 
 
 @cache
-def _has_surface(method: str, version: str) -> bool:
-    return (method, version) in SERVER_RESULTS
+def _validator(method: str, version: str) -> TypeAdapter[Any] | None:
+    """The official wire model of (method, version), as a cached adapter; None for methods it does not know.
+
+    ``mcp_types.methods.validate_server_result`` validates and then serializes; we only need the validation,
+    and this runs on every response, so we keep the adapter and skip the dump.
+    """
+    surface = SERVER_RESULTS.get((method, version))
+    return TypeAdapter(cast(Any, surface)) if surface is not None else None
 
 
 def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:
     """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes or is unknown."""
-    if not _has_surface(method, version):
+    validator = _validator(method, version)
+    if validator is None:
         return []
     try:
-        validate_server_result(method, version, result)
+        validator.validate_python(result, by_name=False)
     except ValidationError as exc:
         problems = []
         for error in exc.errors()[:4]:
             where = ".".join(str(part) for part in error["loc"]) or "result"
             problems.append(f"{where}: {error['msg']}")
         return problems
-    except (KeyError, ValueError):
-        return []
     return []
 
 

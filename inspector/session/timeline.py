@@ -326,8 +326,9 @@ class Timeline:
 
     def emit(self, event: TimelineEvent) -> None:
         """Tell every listener (in subscription order)."""
-        for listener in list(self.listeners):
-            listener(event)
+        if self.listeners:
+            for listener in list(self.listeners):
+                listener(event)
 
     def call(self, index: int) -> Call | None:
         """Call by its 1-based index."""

@@ -1,0 +1,103 @@
+"""Sequential tools/call round trips over stdio against a trivial stdlib echo server, three ways, in one run:
+
+1. the inspector's session, with the timeline and a recording on (what a user runs);
+2. the official Python SDK client (``mcp.Client``) against the same server;
+3. a bare synchronous pipe loop (write a line, read a line): the ceiling for any client.
+
+Prints the three rates and the two ratios the issue names (inspector / SDK >= 2.5, inspector / bare >= 0.4).
+Usage: python tests/perf/bench_stdio.py [--calls N] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import uvloop
+
+SERVER = [sys.executable, str(Path(__file__).with_name("echo_server.py"))]
+ARGS = {"text": "hello"}
+
+
+def bare_pipe(calls: int) -> float:
+    """Calls per second of a synchronous write-line/read-line loop (with the same request shape)."""
+    proc = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    try:
+        start = time.perf_counter()
+        for i in range(calls):
+            request = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"_meta": meta, "name": "echo", "arguments": ARGS}}
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+            json.loads(proc.stdout.readline())
+        return calls / (time.perf_counter() - start)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=5)
+
+
+async def inspector_session(calls: int, recording: Path) -> float:
+    """Calls per second of InspectorSession.call_tool, timeline and recorder on."""
+    from inspector.answers.build import build_answer_source
+    from inspector.cli.compose import TargetOptions, open_recorder
+    from inspector.session.client import InspectorSession
+    from inspector.transport.stdio import StdioTransport
+
+    target = TargetOptions(spec=" ".join(SERVER))
+    session = InspectorSession(StdioTransport(SERVER), build_answer_source(), recorder=open_recorder(recording, target, "auto", "stdio"))
+    await session.connect()
+    await session.list_all("tools")
+    try:
+        start = time.perf_counter()
+        for _ in range(calls):
+            outcome = await session.call_tool("echo", ARGS)
+            assert outcome.ok, outcome.detail
+        return calls / (time.perf_counter() - start)
+    finally:
+        await session.close()
+        assert session.log.recorder is not None
+        session.log.recorder.close()
+
+
+async def sdk_client(calls: int) -> float:
+    """Calls per second of the official SDK's mcp.Client over stdio."""
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(command=SERVER[0], args=SERVER[1:])
+    async with Client(params) as client:
+        await client.list_tools()
+        start = time.perf_counter()
+        for _ in range(calls):
+            await client.call_tool("echo", ARGS)
+        return calls / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3, help="repeat each measurement and keep the best")
+    opts = parser.parse_args()
+    best = {"inspector": 0.0, "sdk": 0.0, "bare": 0.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(opts.rounds):
+            best["bare"] = max(best["bare"], bare_pipe(opts.calls))
+            best["inspector"] = max(best["inspector"], uvloop.run(inspector_session(opts.calls, Path(tmp) / f"bench-{r}.jsonl")))
+            best["sdk"] = max(best["sdk"], asyncio.run(sdk_client(opts.calls)))
+    print(f"calls per run: {opts.calls}, best of {opts.rounds}")
+    print(f"inspector session (timeline + recording): {best['inspector']:8.0f} calls/s")
+    print(f"official SDK mcp.Client:                  {best['sdk']:8.0f} calls/s")
+    print(f"bare synchronous pipe loop:               {best['bare']:8.0f} calls/s")
+    print(f"inspector / SDK  = {best['inspector'] / best['sdk']:.2f}x   (target >= 2.5)")
+    print(f"inspector / bare = {best['inspector'] / best['bare']:.2f}x   (target >= 0.4)")
+
+
+if __name__ == "__main__":
+    main()

@@ -93,3 +93,11 @@ def load(
 
 
 __all__ = ["demo", "load", "run_operation"]
+
+
+@app.command("conformance-client")
+def conformance_client(url: Annotated[str, typer.Argument(help="The test server URL the conformance suite appends.")]) -> None:
+    """Adapter for the official MCP conformance suite's client scenarios (reads MCP_CONFORMANCE_* variables)."""
+    from inspector.cli.conformance import run_conformance
+
+    raise typer.Exit(run(run_conformance(url)))

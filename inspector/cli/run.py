@@ -87,9 +87,13 @@ async def run_operation(
 
 
 def run(coro: Awaitable[int]) -> int:
-    """Run the coroutine on a fresh loop."""
+    """Run the coroutine on a fresh event loop: uvloop where it exists (about twice the round-trip rate), else asyncio."""
 
     async def main() -> int:
         return await coro
 
-    return asyncio.run(main())
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - Windows
+        return asyncio.run(main())
+    return uvloop.run(main())

@@ -14,6 +14,7 @@ from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import (
     DEFAULT_CAPABILITIES,
     INPUT_REQUIRED_METHODS,
+    LATEST_LEGACY,
     LATEST_MODERN,
     build_meta,
     mutual_version,
@@ -69,6 +70,7 @@ class InspectorSession:
         recorder: Recorder | None = None,
         clock: Callable[[], float] = time.monotonic,
         timeline: Timeline | None = None,
+        legacy_offer: str = LATEST_LEGACY,
     ) -> None:
         self.transport = transport
         self.answers = answers
@@ -82,6 +84,8 @@ class InspectorSession:
         self.log.timeline.transport = transport.kind
         self.connection = Connection(transport, self.log)
         self.version: str = LATEST_MODERN
+        self.legacy_offer = legacy_offer
+        """The version offered in ``initialize`` (legacy era)."""
         self.legacy = False
         self._answerer: ServerRequestAnswerer | None = None
         self._progress_tokens = 0
@@ -141,8 +145,8 @@ class InspectorSession:
         return result
 
     async def _initialize(self, verdict: Verdict, *, reprobed: bool = False) -> None:
-        call = self._start_call("initialize", initialize_params(self.capabilities))
-        params = initialize_params(self.capabilities)
+        params = initialize_params(self.capabilities, self.legacy_offer)
+        call = self._start_call("initialize", params)
         try:
             result = await self.connection.request(call, "initialize", params, timeout=self.probe_timeout * 3, protocol_version=None)
         except RpcError as error:

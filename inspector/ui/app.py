@@ -1,0 +1,188 @@
+"""``InspectorApp``: the Textual application. The composition root (``inspector.cli``) calls ``run_app``.
+
+The app holds no protocol logic: it picks the theme, builds the interactive answers source, and opens the connect
+screen (no target) or the main screen (a target), which asks the injected ``session_factory`` for a session.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+
+from inspector.answers.build import build_answer_source
+from inspector.answers.roots import Root, root_from_path
+from inspector.ui import known_targets
+from inspector.ui.keys import gather_keys
+from inspector.ui.screens.connect import ConnectScreen
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.themes import DEFAULT_THEME, default_variables, load_themes, shipped_themes_dir
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from textual.screen import Screen
+
+    from inspector.answers.base import AnswerSource
+    from inspector.ui.session_port import SessionFactory, SessionPort
+    from inspector.ui.target import Target
+
+
+def interactive_answers_class() -> Any:
+    """``inspector.ui.answers.InteractiveAnswers`` when that module exists (another engineer writes it), else None."""
+    try:
+        module = importlib.import_module("inspector.ui.answers")
+    except ImportError:
+        return None
+    return getattr(module, "InteractiveAnswers", None)
+
+
+class InspectorApp(App[None]):
+    """The inspector TUI."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "inspector"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "question_mark", "help", "help", key_display="?", id="app.help", tooltip="List every key of this screen"
+        ),
+        Binding("t", "next_theme", "theme", id="app.theme", tooltip="Switch to the next theme"),
+        Binding(
+            "ctrl+p", "command_palette", "commands", id="app.palette", tooltip="Open the command palette", priority=True
+        ),
+        Binding("q", "quit", "quit", id="app.quit", tooltip="Close the session and quit"),
+    ]
+
+    def __init__(
+        self,
+        session_factory: SessionFactory | None,
+        target: Target | None,
+        theme: str | None = None,
+        record_path_text: str | None = None,
+        *,
+        config_dir: Path | None = None,
+        home: Path | None = None,
+        cwd: Path | None = None,
+        roots: Iterable[str | Path] | None = None,
+        stub_sampling: bool = False,
+        answers: AnswerSource | None = None,
+        session: SessionPort | None = None,
+    ) -> None:
+        super().__init__()
+        self.session_factory = session_factory
+        self.target = target
+        self.record_path_text = record_path_text
+        self.config_dir = config_dir if config_dir is not None else known_targets.config_dir()
+        self.home = home
+        self.cwd = cwd
+        self.roots: list[Root] = [root_from_path(path) for path in (roots if roots is not None else [Path.cwd()])]
+        """The roots offered for roots/list (the roots modal may edit them)."""
+        self.stub_sampling = stub_sampling
+        """When True, every sampling request is answered by the stub model without asking."""
+        self.preset_session = session
+        self.answers: AnswerSource = answers if answers is not None else self._interactive_answers()
+        self.theme_problems: list[str] = []
+        """Theme files that were skipped (reported once, at mount)."""
+        self.theme_names: list[str] = self._register_themes()
+        """Names of the inspector themes, in the order ``t`` cycles through them."""
+        wanted = theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.theme_problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+
+    # ------------------------------------------------------------------------------------------------ setup
+    def _interactive_answers(self) -> AnswerSource:
+        interactive = interactive_answers_class()
+        if interactive is not None:
+            source: AnswerSource = interactive(self, lambda: list(self.roots), lambda: self.stub_sampling)
+            return source
+        # Until the interactive source lands: stub model (when asked), roots, and "no answer" for the rest.
+        return build_answer_source(on_missing="fail", stub_model=self.stub_sampling, roots=self.roots)
+
+    def _register_themes(self) -> list[str]:
+        loaded = load_themes(shipped_themes_dir(), self.config_dir / "themes")
+        self.theme_problems.extend(loaded.problems)
+        for theme in loaded.themes.values():
+            self.register_theme(theme)
+        return list(loaded.themes)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Inspector variables for themes that do not set them (Textual's built-in themes)."""
+        return default_variables()
+
+    def on_mount(self) -> None:
+        for problem in self.theme_problems:
+            self.notify(problem, title="theme", severity="warning", timeout=8)
+        if self.target is not None:
+            self.push_screen(self._main(self.target, can_go_back=False))
+        else:
+            self._choose_target()
+
+    def _main(self, target: Target, *, can_go_back: bool) -> MainScreen:
+        return MainScreen(
+            target,
+            self.session_factory,
+            self.answers,
+            recording=self.record_path_text,
+            config_dir=self.config_dir,
+            can_go_back=can_go_back,
+            session=self.preset_session,
+        )
+
+    def _choose_target(self) -> None:
+        def chosen(target: Target | None) -> None:
+            if target is not None:
+                self.push_screen(self._main(target, can_go_back=True), lambda _: self._choose_target())
+
+        self.push_screen(ConnectScreen(self.config_dir, home=self.home, cwd=self.cwd), chosen)
+
+    # ------------------------------------------------------------------------------------------------ actions
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(gather_keys(self.screen)))
+
+    def action_next_theme(self) -> None:
+        names = self.theme_names or [self.theme]
+        position = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(position + 1) % len(names)]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
+    async def action_quit(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                await screen.close_session()
+        self.exit()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette offers every key of the screen (the same list as the help screen)."""
+        for key in gather_keys(screen):
+            if key.action in ("command_palette",):
+                continue
+            node = key.node
+
+            def run(action: str = key.action, target: Any = node) -> None:
+                self.call_later(self.run_action, action, target)
+
+            yield SystemCommand(f"{key.description} ({key.key})", key.tooltip, run)
+
+
+def run_app(
+    session_factory: SessionFactory | None,
+    target: Target | None,
+    *,
+    theme: str | None = None,
+    record_path_text: str | None = None,
+    roots: Iterable[str | Path] | None = None,
+    stub_sampling: bool = False,
+) -> int:
+    """Run the TUI until the user quits; returns the process exit code."""
+    app = InspectorApp(session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,146 @@
+"""The one bridge from the session's Timeline to Textual: timeline events become messages named in the past tense.
+
+The timeline calls its listeners synchronously, from whatever task changed it. The session runs in workers on the
+app's own event loop, so messages are posted directly; an event from another thread goes through
+``app.call_from_thread``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from inspector.session.timeline import (
+    Call,
+    CallFinished,
+    CallStarted,
+    ConsoleAppended,
+    ConsoleLine,
+    Finding,
+    FindingRaised,
+    Round,
+    RoundStarted,
+    RoundUpdated,
+    SessionChanged,
+    Timeline,
+    TimelineEvent,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.message_pump import MessagePump
+
+
+class TimelineChanged(Message):
+    """Base of every bridge message: something on the timeline changed."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        super().__init__()
+        self.timeline = timeline
+        """The timeline that changed."""
+
+
+class CallWasStarted(TimelineChanged):
+    """A call was added to the timeline."""
+
+    def __init__(self, timeline: Timeline, call: Call) -> None:
+        super().__init__(timeline)
+        self.call = call
+        """The new call."""
+
+
+class RoundWasStarted(TimelineChanged):
+    """A round (our request, or a legacy server request) was added to a call."""
+
+    def __init__(self, timeline: Timeline, call: Call, round_: Round) -> None:
+        super().__init__(timeline)
+        self.call = call
+        """The call the round belongs to."""
+        self.round = round_
+        """The new round."""
+
+
+class RoundWasUpdated(TimelineChanged):
+    """A round changed: response, answer, notification or finding."""
+
+    def __init__(self, timeline: Timeline, call: Call, round_: Round) -> None:
+        super().__init__(timeline)
+        self.call = call
+        """The call the round belongs to."""
+        self.round = round_
+        """The round that changed."""
+
+
+class CallWasFinished(TimelineChanged):
+    """A call ended (any status)."""
+
+    def __init__(self, timeline: Timeline, call: Call) -> None:
+        super().__init__(timeline)
+        self.call = call
+        """The call that ended."""
+
+
+class ConsoleWasAppended(TimelineChanged):
+    """A console line arrived (stderr, log notification, transport note)."""
+
+    def __init__(self, timeline: Timeline, line: ConsoleLine) -> None:
+        super().__init__(timeline)
+        self.line = line
+        """The new line."""
+
+
+class FindingWasRaised(TimelineChanged):
+    """A finding was raised."""
+
+    def __init__(self, timeline: Timeline, finding: Finding) -> None:
+        super().__init__(timeline)
+        self.finding = finding
+        """The new finding."""
+
+
+class SessionWasChanged(TimelineChanged):
+    """Era, server info or connection state changed."""
+
+
+def to_message(timeline: Timeline, event: TimelineEvent) -> TimelineChanged:
+    """The Textual message for one timeline event."""
+    if isinstance(event, CallStarted):
+        return CallWasStarted(timeline, event.call)
+    if isinstance(event, RoundStarted):
+        return RoundWasStarted(timeline, event.call, event.round)
+    if isinstance(event, RoundUpdated):
+        return RoundWasUpdated(timeline, event.call, event.round)
+    if isinstance(event, CallFinished):
+        return CallWasFinished(timeline, event.call)
+    if isinstance(event, ConsoleAppended):
+        return ConsoleWasAppended(timeline, event.line)
+    if isinstance(event, FindingRaised):
+        return FindingWasRaised(timeline, event.finding)
+    assert isinstance(event, SessionChanged)
+    return SessionWasChanged(timeline)
+
+
+class TimelineBridge:
+    """Subscribes to a timeline and posts each event to ``target`` as a message. ``close`` unsubscribes."""
+
+    def __init__(self, timeline: Timeline, target: MessagePump) -> None:
+        self.timeline = timeline
+        self.target = target
+        self._thread = threading.get_ident()
+        self._unsubscribe: Callable[[], None] | None = timeline.subscribe(self._on_event)
+
+    def _on_event(self, event: TimelineEvent) -> None:
+        message = to_message(self.timeline, event)
+        if threading.get_ident() == self._thread:
+            self.target.post_message(message)
+        else:
+            self.target.app.call_from_thread(self.target.post_message, message)
+
+    def close(self) -> None:
+        """Stop posting."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None

@@ -1,0 +1,46 @@
+"""One list of keys for the help screen and the command palette, gathered from the bindings themselves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+
+@dataclass(frozen=True, slots=True)
+class KeyInfo:
+    """One binding as the user sees it."""
+
+    id: str
+    key: str
+    description: str
+    tooltip: str
+    where: str
+    action: str
+    node: DOMNode
+
+
+def _display(node: DOMNode, binding: Binding) -> str:
+    return node.app.get_key_display(binding)
+
+
+def gather_keys(screen: Screen[object]) -> list[KeyInfo]:
+    """Every binding with an id on the app, the screen and its widgets, once each (by id), app keys last."""
+    seen: set[str] = set()
+    found: list[KeyInfo] = []
+    nodes: list[DOMNode] = [screen, *screen.query("*")]
+    for node in [*nodes, screen.app]:
+        where = "everywhere" if node is screen.app else ("this screen" if node is screen else type(node).__name__)
+        for binding in node._bindings.key_to_bindings.values():
+            for item in binding:
+                if item.id is None or item.id in seen or item.system:
+                    continue
+                seen.add(item.id)
+                found.append(
+                    KeyInfo(item.id, _display(node, item), item.description, item.tooltip, where, item.action, node)
+                )
+    return found

@@ -1,0 +1,89 @@
+"""The call composer as a modal: the schema-driven ``Composer`` (or the JSON fallback) for one tool or prompt.
+
+Dismisses with ``(name, arguments)`` when the user sends the call, ``None`` on escape.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from inspector.ui.safe_text import safe, safe_line
+from inspector.ui.widgets.json_composer import JsonComposer
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+try:  # the schema-driven composer is written by another engineer; fall back to the JSON editor until it lands
+    from inspector.ui.widgets.composer import Composer
+except ImportError:  # pragma: no cover - depends on the other engineer's file
+    Composer = JsonComposer  # type: ignore[misc,assignment]
+
+ComposeResultValue = tuple[str, dict[str, Any]]
+
+
+def prompt_as_tool(prompt: dict[str, Any]) -> dict[str, Any]:
+    """A prompt's string arguments as a tool-like inputSchema, so one composer serves both."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for argument in prompt.get("arguments") or []:
+        if isinstance(argument, dict) and isinstance(argument.get("name"), str):
+            properties[argument["name"]] = {"type": "string", "description": str(argument.get("description", ""))}
+            if argument.get("required") is True:
+                required.append(argument["name"])
+    return {**prompt, "inputSchema": {"type": "object", "properties": properties, "required": required}}
+
+
+def template_as_tool(template: dict[str, Any]) -> dict[str, Any]:
+    """A resource template as a one-field form: the URI, pre-filled with the template."""
+    uri = str(template.get("uriTemplate", ""))
+    schema = {
+        "type": "object",
+        "properties": {"uri": {"type": "string", "default": uri, "description": "fill in the template"}},
+        "required": ["uri"],
+    }
+    return {"name": uri, "description": template.get("description", ""), "inputSchema": schema}
+
+
+class ComposeScreen(ModalScreen[ComposeResultValue | None]):
+    """Compose one call."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss_none", "close", id="compose.close", tooltip="Close the composer without calling"),
+    ]
+
+    DEFAULT_CSS = """
+    ComposeScreen { align: center middle; }
+    ComposeScreen #compose-box {
+        width: 90; max-width: 95%; height: auto; max-height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    ComposeScreen #compose-description { color: $text-muted; height: auto; margin-bottom: 1; }
+    """
+
+    def __init__(self, tool: dict[str, Any], *, verb: str = "call") -> None:
+        super().__init__()
+        self.tool = tool
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="compose-box"):
+            yield Static(safe(str(self.tool.get("description", ""))), id="compose-description")
+            yield Composer(self.tool)
+
+    def on_mount(self) -> None:
+        box = self.query_one("#compose-box")
+        box.border_title = f"{self.verb} {safe_line(str(self.tool.get('name', '')), limit=60).plain}"
+
+    @on(Composer.Submitted)
+    def _submitted(self, event: JsonComposer.Submitted) -> None:
+        event.stop()
+        self.dismiss((event.tool_name, event.arguments))
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,121 @@
+"""The connect screen (no SPEC given): type a command or URL, or pick a recent target or a configured server.
+
+Client config files are read, never written. Choosing a target dismisses the screen with it; the app then opens
+the main screen, which connects and shows any failure with the server's stderr.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from inspector.ui import known_targets
+from inspector.ui.safe_text import one_line
+from inspector.ui.target import Target
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from textual.app import ComposeResult
+
+
+class ConnectScreen(Screen[Target]):
+    """Recent targets and configured servers; dismisses with the chosen ``Target``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "slash", "type_spec", "type target", id="connect.type", tooltip="Type a command line or an http(s):// URL"
+        ),
+    ]
+
+    DEFAULT_CSS = """
+    ConnectScreen { align: center top; }
+    ConnectScreen #connect-box { width: 110; max-width: 100%; height: 1fr; padding: 1 2; }
+    ConnectScreen #connect-title { text-style: bold; color: $primary; }
+    ConnectScreen #connect-help, ConnectScreen #connect-problems { color: $text-muted; height: auto; }
+    ConnectScreen #connect-problems { color: $warning; }
+    ConnectScreen #connect-error { color: $error; height: auto; }
+    ConnectScreen Input { margin: 1 0; }
+    ConnectScreen OptionList { height: 1fr; border: round $panel; }
+    ConnectScreen OptionList:focus { border: round $primary; }
+    """
+
+    def __init__(self, config_dir: Path, *, home: Path | None = None, cwd: Path | None = None) -> None:
+        super().__init__()
+        self.config_dir = config_dir
+        self.home = home
+        self.cwd = cwd
+        self.targets: dict[str, Target] = {}
+        """Offered targets by option id."""
+        self.problems: list[str] = []
+        """Config files that could not be read."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="connect-box"):
+            yield Static("inspector — connect to an MCP server", id="connect-title", markup=False)
+            yield Static(
+                "Type a command (python -m inspector.demo) or a URL (http://127.0.0.1:8000/mcp) and press enter, "
+                "or pick a server below. Config files are only read.",
+                id="connect-help",
+                markup=False,
+            )
+            yield Input(placeholder="command line or http(s):// URL", id="connect-spec")
+            yield Static("", id="connect-error", markup=False)
+            yield OptionList(id="connect-list")
+            yield Static("", id="connect-problems", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        recent = known_targets.load_recent(self.config_dir)
+        found = known_targets.discover(self.home, self.cwd)
+        self.problems = found.problems
+        options: list[Option] = [Option(Text(f"Recent ({len(recent)})", style="bold"), id="head:recent", disabled=True)]
+        options += [self._option(f"recent:{i}", target) for i, target in enumerate(recent)]
+        options.append(
+            Option(
+                Text(f"From client config files ({len(found.targets)})", style="bold"), id="head:found", disabled=True
+            )
+        )
+        options += [self._option(f"found:{i}", target) for i, target in enumerate(found.targets)]
+        listing = self.query_one(OptionList)
+        listing.add_options(options)
+        self.query_one("#connect-problems", Static).update("\n".join(self.problems))
+        if self.targets:
+            listing.highlighted = listing.get_option_index(next(iter(self.targets)))
+            listing.focus()
+        else:
+            self.query_one(Input).focus()
+
+    def _option(self, option_id: str, target: Target) -> Option:
+        self.targets[option_id] = target
+        label = Text(f"  {one_line(target.display_name, 50):<50} ", no_wrap=True, end="")
+        label.append(f"{target.kind:<6} ", style="italic")
+        label.append(one_line(target.spec, 120), style="dim")
+        return Option(label, id=option_id)
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        target = self.targets.get(event.option.id or "")
+        if target is not None:
+            self.dismiss(target)
+
+    @on(Input.Submitted, "#connect-spec")
+    def _typed(self, event: Input.Submitted) -> None:
+        try:
+            target = Target.from_spec(
+                event.value,
+            )
+        except ValueError as exc:
+            self.query_one("#connect-error", Static).update(str(exc))
+            return
+        self.dismiss(target)
+
+    def action_type_spec(self) -> None:
+        self.query_one(Input).focus()

@@ -1,0 +1,45 @@
+"""What the UI needs from a session: the methods of ``InspectorSession`` it calls, as a Protocol.
+
+The real ``InspectorSession`` satisfies it; so does ``ScriptedSession`` (tests, the dev runner, benchmarks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from inspector.answers.base import AnswerSource
+    from inspector.protocol.jsonrpc import JsonObject
+    from inspector.session.outcome import Outcome
+    from inspector.session.timeline import EraDecision, Timeline
+    from inspector.ui.target import Target
+
+ListKind = Literal["tools", "prompts", "resources", "templates"]
+
+
+class SessionPort(Protocol):
+    """The session as the UI sees it."""
+
+    tools: dict[str, JsonObject]
+
+    @property
+    def timeline(self) -> Timeline: ...
+
+    async def connect(self) -> EraDecision: ...
+
+    async def list_all(self, kind: ListKind) -> Outcome: ...
+
+    async def call_tool(self, name: str, arguments: JsonObject | None = None) -> Outcome: ...
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Outcome: ...
+
+    async def read_resource(self, uri: str) -> Outcome: ...
+
+    async def cancel(self, call: int) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+SessionFactory = Callable[["Target", "AnswerSource"], SessionPort]
+"""Builds transport + session for a target; the answers source is the UI's ``InteractiveAnswers``."""

@@ -1,0 +1,180 @@
+"""Themes as data: TOML files validated by a pydantic model, the same format for shipped and user themes.
+
+Shipped themes live in the repository's ``themes/`` (editable installs) or ``inspector/_themes`` (wheels); users put
+theme files in ``<config dir>/themes``. A file that does not parse or validate is reported once, as a problem
+string, and skipped: a bad theme never stops startup. Every inspector variable has a default derived from the
+theme's base colours, so a theme may leave all of them out.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
+DEFAULT_THEME: Final = "inspector-dark"
+
+# Inspector variable -> the base colour it defaults to (a name of a field below).
+VARIABLE_DEFAULTS: Final[dict[str, str]] = {
+    "timeline-request": "primary",
+    "timeline-response": "success",
+    "timeline-error": "error",
+    "timeline-input-required": "warning",
+    "timeline-pending": "secondary",
+    "timeline-finding": "warning",
+    "json-key": "primary",
+    "json-string": "success",
+    "json-number": "accent",
+    "json-literal": "secondary",
+    "json-punctuation": "foreground",
+    "request-state": "accent",
+}
+"""Every custom variable the stylesheet uses, with the base colour it falls back to."""
+
+FALLBACK_COLOURS: Final[dict[str, str]] = {
+    "primary": "#4f9fe8",
+    "secondary": "#8f7fe8",
+    "accent": "#e8a33d",
+    "warning": "#e8c33d",
+    "error": "#e85d5d",
+    "success": "#5dbb63",
+    "foreground": "#d8dee9",
+}
+
+
+def _check_colour(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        Color.parse(value)
+    except ColorParseError as exc:
+        raise ValueError(f"not a colour: {value!r} ({exc})") from None
+    return value
+
+
+class ThemeFile(BaseModel):
+    """One theme file. Colours are CSS colours (``#rrggbb``, ``rgb(...)``, names); inspector variables are optional."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    primary: str
+    secondary: str | None = None
+    accent: str | None = None
+    background: str | None = None
+    surface: str | None = None
+    panel: str | None = None
+    foreground: str | None = None
+    warning: str | None = None
+    error: str | None = None
+    success: str | None = None
+    dark: bool = True
+    timeline_request: str | None = Field(None, alias="timeline-request")
+    timeline_response: str | None = Field(None, alias="timeline-response")
+    timeline_error: str | None = Field(None, alias="timeline-error")
+    timeline_input_required: str | None = Field(None, alias="timeline-input-required")
+    timeline_pending: str | None = Field(None, alias="timeline-pending")
+    timeline_finding: str | None = Field(None, alias="timeline-finding")
+    json_key: str | None = Field(None, alias="json-key")
+    json_string: str | None = Field(None, alias="json-string")
+    json_number: str | None = Field(None, alias="json-number")
+    json_literal: str | None = Field(None, alias="json-literal")
+    json_punctuation: str | None = Field(None, alias="json-punctuation")
+    request_state: str | None = Field(None, alias="request-state")
+
+    @field_validator("*")
+    @classmethod
+    def _colour(cls, value: object, info: ValidationInfo) -> object:
+        if info.field_name in ("name", "dark") or not isinstance(value, str):
+            return value
+        return _check_colour(value)
+
+    def variables(self) -> dict[str, str]:
+        """Every inspector variable, given or defaulted from the base colours."""
+        out: dict[str, str] = {}
+        for variable, base in VARIABLE_DEFAULTS.items():
+            given = getattr(self, variable.replace("-", "_"))
+            out[variable] = given or getattr(self, base) or FALLBACK_COLOURS[base]
+        return out
+
+    def to_theme(self) -> Theme:
+        """The Textual theme."""
+        return Theme(
+            name=self.name,
+            primary=self.primary,
+            secondary=self.secondary,
+            accent=self.accent,
+            background=self.background,
+            surface=self.surface,
+            panel=self.panel,
+            foreground=self.foreground,
+            warning=self.warning,
+            error=self.error,
+            success=self.success,
+            dark=self.dark,
+            variables=self.variables(),
+        )
+
+
+def default_variables() -> dict[str, str]:
+    """Values for every inspector variable when a theme (e.g. a Textual built-in one) does not set them."""
+    return {
+        variable: FALLBACK_COLOURS.get(base, FALLBACK_COLOURS["primary"])
+        for variable, base in VARIABLE_DEFAULTS.items()
+    }
+
+
+@dataclass(slots=True)
+class LoadedThemes:
+    """The themes found, in load order (shipped first, then the user's, which may override a shipped name)."""
+
+    themes: dict[str, Theme] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    """One line per file that was skipped, to report once at startup."""
+
+
+def shipped_themes_dir() -> Path:
+    """``themes/`` beside the package in a checkout, ``inspector/_themes`` in a wheel."""
+    bundled = PACKAGE_DIR / "_themes"
+    if bundled.is_dir():
+        return bundled
+    return PACKAGE_DIR.parent / "themes"
+
+
+def load_theme_file(path: Path) -> Theme:
+    """Parse and validate one theme file; raises ValueError with a one-line reason."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"not valid TOML: {exc}") from None
+    try:
+        return ThemeFile.model_validate(data).to_theme()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "file"
+        more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ValueError(f"{where}: {first['msg']}{more}") from None
+
+
+def load_themes(*folders: Path | None) -> LoadedThemes:
+    """Every ``*.toml`` of each folder, in order; later folders override earlier names."""
+    loaded = LoadedThemes()
+    for folder in folders:
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                theme = load_theme_file(path)
+            except ValueError as exc:
+                loaded.problems.append(f"theme {path.name} skipped: {exc}")
+                continue
+            loaded.themes[theme.name] = theme
+    return loaded

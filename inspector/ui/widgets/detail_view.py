@@ -1,0 +1,132 @@
+"""The detail pane: a Line API view of a ``Document`` (the selected call or round), JSON highlighted per line.
+
+Only visible lines are highlighted and rendered, so an unfolded 5 MB result scrolls as fast as a small one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from rich.segment import Segment
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.ui.safe_text import clean
+from inspector.ui.widgets.document import Document
+
+if TYPE_CHECKING:
+    from rich.style import Style
+
+MAX_LINE: Final = 4000
+JSON_TOKEN: Final = re.compile(
+    r'(?P<key>"(?:[^"\\]|\\.)*")(?=\s*:)|(?P<string>"(?:[^"\\]|\\.)*"?)|(?P<number>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)'
+    r"|(?P<literal>\btrue\b|\bfalse\b|\bnull\b)|(?P<punctuation>[{}\[\],:])"
+)
+KINDS: Final = ("heading", "text", "dim", "error", "finding", "fold")
+JSON_PARTS: Final = ("key", "string", "number", "literal", "punctuation")
+
+
+def highlight_json(line: str, styles: dict[str, Style]) -> Text:
+    """One line of pretty JSON with key/string/number/literal/punctuation styles (control characters made visible)."""
+    text = Text(clean(line), no_wrap=True, end="")
+    for match in JSON_TOKEN.finditer(text.plain):
+        kind = match.lastgroup
+        if kind is not None:
+            text.stylize(styles[kind], match.start(), match.end())
+    return text
+
+
+class DetailView(ScrollView, can_focus=True):
+    """Shows one Document; ``x`` unfolds large sections (the screen rebuilds the document unfolded)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "unfold", "unfold", id="detail.unfold", tooltip="Show a folded (large) section in full"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"detail--{k}" for k in KINDS} | {f"json--{k}" for k in JSON_PARTS}
+
+    DEFAULT_CSS = """
+    DetailView { background: $surface; }
+    DetailView > .detail--heading { color: $primary; text-style: bold; }
+    DetailView > .detail--text { color: $foreground; }
+    DetailView > .detail--dim { color: $text-muted; }
+    DetailView > .detail--error { color: $timeline-error; }
+    DetailView > .detail--finding { color: $timeline-finding; }
+    DetailView > .detail--fold { color: $accent; text-style: italic; }
+    DetailView > .json--key { color: $json-key; }
+    DetailView > .json--string { color: $json-string; }
+    DetailView > .json--number { color: $json-number; }
+    DetailView > .json--literal { color: $json-literal; }
+    DetailView > .json--punctuation { color: $json-punctuation; }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.document = Document()
+        self.unfolded = False
+        """Whether the shown document was built unfolded (the screen reads it when rebuilding)."""
+        self._styles: dict[str, Style] | None = None
+        self._cache: LRUCache[tuple[int, int, int], Strip] = LRUCache(512)
+        self._generation = 0
+
+    def show(self, document: Document, *, keep_scroll: bool = False) -> None:
+        """Replace the document."""
+        self.document = document
+        self._generation += 1
+        widest = max((len(text) for _, text in document.lines), default=0)
+        self.virtual_size = Size(min(widest, MAX_LINE) + 1, len(document.lines))
+        if not keep_scroll:
+            self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    @property
+    def plain_lines(self) -> list[str]:
+        """The document's text, line by line (for tests)."""
+        return [text for _, text in self.document.lines]
+
+    def action_unfold(self) -> None:
+        if self.document.folded:
+            self.unfolded = True
+            self.post_message(self.UnfoldRequested())
+
+    class UnfoldRequested(Message):
+        """The user asked to see the folded sections in full; the screen rebuilds the document unfolded."""
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._cache.clear()
+
+    def _style_map(self) -> dict[str, Style]:
+        if self._styles is None:
+            styles = {k: self.get_component_rich_style(f"detail--{k}", partial=True) for k in KINDS}
+            styles.update({k: self.get_component_rich_style(f"json--{k}", partial=True) for k in JSON_PARTS})
+            self._styles = styles
+        return self._styles
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = int(scroll_y) + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self.document.lines):
+            return Strip.blank(width, base)
+        key = (index, int(scroll_x), self._generation)
+        cached = self._cache.get(key)
+        if cached is not None and cached.cell_length == width:
+            return cached
+        kind, line = self.document.lines[index]
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE] + f"… (+{len(line) - MAX_LINE:,} characters)"
+        styles = self._style_map()
+        text = highlight_json(line, styles) if kind == "json" else Text(clean(line), styles[kind], no_wrap=True, end="")
+        segments = Segment.apply_style(list(text.render(self.app.console)), base)
+        strip = Strip(segments, text.cell_len).crop_extend(int(scroll_x), int(scroll_x) + width, base)
+        self._cache[key] = strip
+        return strip

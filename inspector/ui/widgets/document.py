@@ -1,0 +1,178 @@
+"""What the detail pane shows, as lines: headings, plain text, and JSON pretty-printed, folded when large.
+
+Pure functions over the Timeline model. A JSON section longer than ``FOLD_LINES`` keeps its first lines and ends
+with a fold line naming what is hidden; pretty-printing stops early when folded, so a 5 MB result costs what its
+first screen costs until the user unfolds it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+if TYPE_CHECKING:
+    from inspector.session.timeline import Call, Finding, HttpInfo, Round, WireMessage
+
+FOLD_LINES: Final = 200
+LineKind = Literal["heading", "text", "json", "dim", "error", "finding", "fold"]
+
+
+@dataclass(slots=True)
+class Document:
+    """Lines of (kind, text); ``folded`` says whether any section was cut."""
+
+    lines: list[tuple[LineKind, str]] = field(default_factory=list)
+    folded: bool = False
+
+    def add(self, kind: LineKind, text: str = "") -> None:
+        """One line (text with newlines becomes several lines)."""
+        for part in text.split("\n") or [""]:
+            self.lines.append((kind, part))
+
+    def heading(self, title: str) -> None:
+        """A section heading."""
+        if self.lines:
+            self.lines.append(("text", ""))
+        self.lines.append(("heading", f"─ {title} "))
+
+    def json(self, value: Any, *, unfold: bool, raw_size: int | None = None) -> None:
+        """``value`` pretty-printed; cut after ``FOLD_LINES`` lines unless ``unfold``."""
+        chunks = json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value)
+        if unfold:
+            self.add("json", "".join(chunks))
+            return
+        lines = _first_lines(chunks, FOLD_LINES + 1)
+        if len(lines) <= FOLD_LINES:
+            self.lines.extend(("json", line) for line in lines)
+            return
+        self.lines.extend(("json", line) for line in lines[:FOLD_LINES])
+        size = f" of {_size(raw_size)}" if raw_size is not None else ""
+        self.lines.append(("fold", f"⋯ folded after {FOLD_LINES} lines{size} · press x to unfold"))
+        self.folded = True
+
+    def wire(self, message: WireMessage, *, unfold: bool) -> None:
+        """A wire message: pretty JSON when it parsed, else its exact text."""
+        size = len(message.raw.encode("utf-8", "surrogatepass"))
+        if message.message is not None:
+            self.json(message.message, unfold=unfold, raw_size=size)
+        else:
+            self.add("error", "not JSON-RPC; the exact text:")
+            self.add("text", message.raw if unfold or size < 64_000 else message.raw[:64_000])
+            if not unfold and size >= 64_000:
+                self.lines.append(("fold", f"⋯ folded at 64 kB of {_size(size)} · press x to unfold"))
+                self.folded = True
+        self.add("dim", f"{size:,} bytes on the wire")
+
+
+def _first_lines(chunks: Any, count: int) -> list[str]:
+    buffer: list[str] = []
+    lines: list[str] = []
+    for chunk in islice(chunks, 2_000_000):
+        if "\n" in chunk:
+            head, *rest = chunk.split("\n")
+            buffer.append(head)
+            lines.append("".join(buffer))
+            buffer = []
+            for part in rest[:-1]:
+                lines.append(part)
+            buffer.append(rest[-1])
+            if len(lines) >= count:
+                return lines[:count]
+        else:
+            buffer.append(chunk)
+    lines.append("".join(buffer))
+    return lines
+
+
+def _size(size: int) -> str:
+    if size >= 1_000_000:
+        return f"{size / 1_000_000:.1f} MB"
+    return f"{size / 1000:.1f} kB" if size >= 1000 else f"{size} bytes"
+
+
+def _ms(value: float | None) -> str:
+    return "pending" if value is None else f"{value:.0f} ms"
+
+
+def _http(doc: Document, http: HttpInfo | None, label: str) -> None:
+    if http is None:
+        return
+    doc.heading(f"HTTP {label}")
+    if http.method or http.url:
+        doc.add("text", f"{http.method or ''} {http.url or ''}".strip())
+    if http.status is not None:
+        doc.add("error" if http.status >= 400 else "text", f"status {http.status}")
+    for name, value in {**http.request_headers, **http.response_headers}.items():
+        doc.add("dim", f"{name}: {value}")
+
+
+def _findings(doc: Document, found: list[Finding]) -> None:
+    if not found:
+        return
+    doc.heading(f"findings ({len(found)})")
+    for finding in found:
+        doc.add("finding", f"⚠ {finding.severity} {finding.code}: {finding.message}")
+        if finding.hint:
+            doc.add("dim", f"  {finding.hint}")
+
+
+def call_document(call: Call, *, unfold: bool = False) -> Document:
+    """The detail of a call: what was asked, how it ended, its findings."""
+    doc = Document()
+    rounds = len(call.rounds)
+    doc.add("heading", f"#{call.index} {call.method} {call.name or ''}".rstrip())
+    doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {_ms(call.total_ms)}")
+    if call.status_detail:
+        doc.add("error" if call.status != "complete" else "text", call.status_detail)
+    doc.heading("params")
+    doc.json(call.params, unfold=unfold)
+    if call.error is not None:
+        doc.heading("error")
+        doc.json(call.error, unfold=unfold)
+    elif call.result is not None:
+        doc.heading("result")
+        final = call.final_round
+        raw = final.response.raw if final is not None and final.response is not None else ""
+        doc.json(call.result, unfold=unfold, raw_size=len(raw.encode("utf-8", "surrogatepass")))
+    _findings(doc, call.all_findings())
+    return doc
+
+
+def round_document(call: Call, round_: Round, *, unfold: bool = False) -> Document:
+    """The detail of a round: exact request and response, HTTP, input requests, answers, notifications, findings."""
+    doc = Document()
+    kind = "server request" if round_.kind == "server-request" else "round"
+    previous = call.rounds[round_.index - 2].request_id if round_.index > 1 else None
+    ids = (
+        f"id {previous} → id {round_.request_id}"
+        if previous is not None and round_.kind == "request"
+        else f"id {round_.request_id}"
+    )
+    doc.add("heading", f"#{call.index} {kind} {round_.index} · {ids}")
+    doc.add("text", f"{round_.method} → {round_.result_type or 'pending'} · {_ms(round_.latency_ms)}")
+    doc.heading("request (client → server)" if round_.kind == "request" else "request (server → client)")
+    doc.wire(round_.request, unfold=unfold)
+    _http(doc, round_.request.http, "request")
+    doc.heading("response")
+    if round_.response is None:
+        doc.add("dim", "no response yet")
+    else:
+        doc.wire(round_.response, unfold=unfold)
+        _http(doc, round_.response.http, "response")
+    if round_.input_requests:
+        doc.heading(f"input requests ({len(round_.input_requests)})")
+        for key, request in round_.input_requests.items():
+            doc.add("text", f"{key or '(legacy request)'}: {request.get('method', '?')}")
+    if round_.answers:
+        doc.heading("answers given")
+        for answer in round_.answers:
+            doc.add("text", f"{answer.key or '(legacy request)'} · from {answer.source}")
+            doc.json(answer.response, unfold=unfold)
+    if round_.notifications:
+        doc.heading(f"notifications ({len(round_.notifications)})")
+        for note in round_.notifications:
+            doc.add("dim", note.raw if len(note.raw) < 2000 else note.raw[:2000] + "…")
+    _findings(doc, round_.findings)
+    return doc

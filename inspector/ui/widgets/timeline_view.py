@@ -1,0 +1,264 @@
+"""The timeline: one row per call, unfolded into rounds, as a virtual list that renders only the visible lines.
+
+A Line API ``ScrollView``: the rows are a flat list of small tuples rebuilt (at most once per refresh) when the
+model changes; each visible line is rendered on demand and cached, so 10,000 calls cost what a screenful costs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.segment import Segment
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Palette, Row, build_rows, render_row
+
+if TYPE_CHECKING:
+    from rich.style import Style
+    from textual import events
+
+    from inspector.session.timeline import Timeline
+
+
+class TimelineView(ScrollView, can_focus=True):
+    """Calls, newest first; ``space`` folds a call into or out of its rounds."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "space", "toggle_fold", "fold", id="timeline.fold", tooltip="Unfold the call into its rounds, or fold it"
+        ),
+        Binding("up", "cursor(-1)", "up", show=False, id="timeline.up", tooltip="Previous row"),
+        Binding("down", "cursor(1)", "down", show=False, id="timeline.down", tooltip="Next row"),
+        Binding("pageup", "page(-1)", "page up", show=False, id="timeline.pageup", tooltip="One page up"),
+        Binding("pagedown", "page(1)", "page down", show=False, id="timeline.pagedown", tooltip="One page down"),
+        Binding("home", "jump(0)", "newest", show=False, id="timeline.home", tooltip="Newest call"),
+        Binding("end", "jump(-1)", "oldest", show=False, id="timeline.end", tooltip="Oldest call"),
+        Binding("right", "fold(True)", "unfold", show=False, id="timeline.unfold", tooltip="Unfold the call"),
+        Binding("left", "fold(False)", "fold", show=False, id="timeline.collapse", tooltip="Fold the call"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"timeline--{name}" for name in STYLE_NAMES} | {"timeline--cursor"}
+
+    DEFAULT_CSS = """
+    TimelineView { background: $surface; }
+    TimelineView > .timeline--request { color: $timeline-request; }
+    TimelineView > .timeline--response { color: $timeline-response; }
+    TimelineView > .timeline--error { color: $timeline-error; }
+    TimelineView > .timeline--input-required { color: $timeline-input-required; }
+    TimelineView > .timeline--pending { color: $timeline-pending; }
+    TimelineView > .timeline--finding { color: $timeline-finding; }
+    TimelineView > .timeline--state { color: $request-state; }
+    TimelineView > .timeline--dim { color: $text-muted; }
+    TimelineView > .timeline--cursor { background: $panel; text-style: bold; }
+    TimelineView:focus > .timeline--cursor { background: $primary 35%; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=False)
+    """Index of the highlighted row in the visible rows."""
+    filter_text: reactive[str] = reactive("")
+    """The filter (see ``CallFilter``); only matching calls are shown."""
+
+    class Highlighted(Message):
+        """The highlighted row changed: a call (``round`` 0) or one of its rounds."""
+
+        def __init__(self, call: int, round_: int) -> None:
+            super().__init__()
+            self.call = call
+            """1-based call index."""
+            self.round = round_
+            """1-based round index, 0 for the call itself."""
+
+    def __init__(
+        self, timeline: Timeline, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.timeline = timeline
+        self.expanded: set[int] = set()
+        """Calls shown unfolded."""
+        self.folded_by_user: set[int] = set()
+        self.rows: list[Row] = []
+        self._index: dict[Row, int] = {}
+        self._dirty = True
+        self._rebuild_scheduled = False
+        self._cache: LRUCache[tuple[Row, int, bool, int], Strip] = LRUCache(1024)
+        self._generation = 0
+        self._palette: Palette | None = None
+        self._last_posted: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------------------------------------------ model
+    def refresh_model(self, call: int | None = None) -> None:
+        """The timeline changed (``call`` names the call that did); rows are rebuilt before the next paint."""
+        self._generation += 1
+        self._dirty = True
+        if not self._rebuild_scheduled:
+            self._rebuild_scheduled = True
+            self.call_later(self._rebuild)
+
+    def auto_unfold(self, call: int) -> None:
+        """Unfold a call that is running several rounds, unless the user folded it."""
+        if call not in self.folded_by_user and call not in self.expanded:
+            self.expanded.add(call)
+            self.refresh_model(call)
+
+    def _rebuild(self) -> None:
+        self._rebuild_scheduled = False
+        if not self._dirty:
+            return
+        current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text))
+        self._index = {row: i for i, row in enumerate(self.rows)}
+        self._dirty = False
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        at_top = self.cursor == 0
+        if current is not None and current in self._index and not at_top:
+            self.cursor = self._index[current]
+        elif current is not None and current.round and Row(current.call, 0, 0) in self._index and not at_top:
+            self.cursor = self._index[Row(current.call, 0, 0)]
+        else:
+            self.cursor = min(self.cursor, max(len(self.rows) - 1, 0))
+        self._announce()
+        self.refresh()
+
+    def ensure_rows(self) -> None:
+        """Rebuild now if the model changed (tests and the screen use it before reading ``rows``)."""
+        if self._dirty:
+            self._rebuild()
+
+    @property
+    def current(self) -> Row | None:
+        """The highlighted row."""
+        self.ensure_rows()
+        return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    def select_call(self, call: int, round_: int = 0) -> None:
+        """Highlight a call (unfolding it when a round is asked for)."""
+        if round_:
+            self.expanded.add(call)
+            self._dirty = True
+        self.ensure_rows()
+        row = Row(call, round_, 0)
+        if row in self._index:
+            self.cursor = self._index[row]
+
+    # ------------------------------------------------------------------------------------------------ reactives
+    def watch_filter_text(self) -> None:
+        self._dirty = True
+        self.cursor = 0
+        self._rebuild()
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.scroll_to_region_visible(new)
+        self._announce()
+        self.refresh()
+
+    def scroll_to_region_visible(self, index: int) -> None:
+        """Scroll just enough for row ``index`` to be on screen."""
+        height = max(self.scrollable_content_region.height, 1)
+        top = int(self.scroll_offset.y)
+        if index < top:
+            self.scroll_to(y=index, animate=False, immediate=True)
+        elif index >= top + height:
+            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
+
+    def _announce(self) -> None:
+        row = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+        key = (row.call, row.round) if row is not None else None
+        if key is not None and key != self._last_posted:
+            self._last_posted = key
+            self.post_message(self.Highlighted(*key))
+
+    # ------------------------------------------------------------------------------------------------ actions
+    def action_cursor(self, delta: int) -> None:
+        self.ensure_rows()
+        self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+
+    def action_page(self, direction: int) -> None:
+        self.ensure_rows()
+        height = max(self.scrollable_content_region.height, 1)
+        self.cursor = max(0, min(len(self.rows) - 1, self.cursor + direction * height))
+        self.scroll_to(y=self.scroll_offset.y + direction * height, animate=False, immediate=True)
+
+    def action_jump(self, where: int) -> None:
+        self.ensure_rows()
+        self.cursor = 0 if where == 0 else max(len(self.rows) - 1, 0)
+
+    def action_toggle_fold(self) -> None:
+        row = self.current
+        if row is not None:
+            self.action_fold(row.call not in self.expanded)
+
+    def action_fold(self, unfold: bool) -> None:
+        row = self.current
+        if row is None:
+            return
+        if unfold:
+            self.expanded.add(row.call)
+            self.folded_by_user.discard(row.call)
+        else:
+            self.expanded.discard(row.call)
+            self.folded_by_user.add(row.call)
+        self._dirty = True
+        self._rebuild()
+        if not unfold and Row(row.call, 0, 0) in self._index:
+            self.cursor = self._index[Row(row.call, 0, 0)]
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        self.ensure_rows()
+        index = int(self.scroll_offset.y) + offset.y
+        if 0 <= index < len(self.rows):
+            self.cursor = index
+            if event.chain == 2:
+                self.action_toggle_fold()
+
+    # ------------------------------------------------------------------------------------------------ rendering
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._palette = None
+        self._cache.clear()
+
+    def palette(self) -> Palette:
+        """Styles from the component classes (so from the theme), cached until the styles change."""
+        if self._palette is None:
+            self._palette = {
+                name: self.get_component_rich_style(f"timeline--{name}", partial=True) for name in STYLE_NAMES
+            }
+        return self._palette
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        self._cache.clear()
+
+    def render_line(self, y: int) -> Strip:
+        self.ensure_rows()
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, base)
+        row = self.rows[index]
+        selected = index == self.cursor
+        key = (row, width, selected, self._generation)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        text = render_row(row, self.timeline, self.expanded, width, self.palette())
+        if selected:
+            text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
+        segments = list(text.render(self.app.console))
+        strip = Strip(Segment.apply_style(segments, base), text.cell_len).crop_extend(0, width, base)
+        self._cache[key] = strip
+        return strip
+
+    @property
+    def base_style(self) -> Style:
+        """The widget's own style (background of blank lines)."""
+        return self.rich_style

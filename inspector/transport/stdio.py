@@ -1,0 +1,273 @@
+"""stdio transport: a child process speaking newline-delimited JSON-RPC on stdin/stdout, logging on stderr.
+
+Lines of any length are read (the reader splits chunks on ``\\n`` itself, so asyncio's 64 KiB line limit never
+applies), decoded as UTF-8 with replacement characters, and handed up verbatim, garbage included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import time
+from typing import TYPE_CHECKING
+
+from inspector.transport.base import (
+    Closed,
+    EventSink,
+    OutgoingMessage,
+    Received,
+    RequestKey,
+    Sent,
+    StderrLine,
+    TransportEvent,
+    TransportFault,
+    TransportKind,
+    TransportStartError,
+)
+
+if TYPE_CHECKING:
+    from asyncio.subprocess import Process
+    from collections.abc import Callable, Mapping
+
+_CHUNK = 256 * 1024
+
+
+class StdioTransport:
+    """A server run as a subprocess. ``close`` is bounded: close stdin, wait, SIGTERM, wait, SIGKILL."""
+
+    kind: TransportKind = "stdio"
+
+    def __init__(
+        self,
+        argv: list[str],
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        stdin_close_timeout: float = 2.0,
+        terminate_timeout: float = 2.0,
+        kill_timeout: float = 2.0,
+    ) -> None:
+        self.argv = list(argv)
+        self.env = dict(env) if env is not None else None
+        self.cwd = cwd
+        self._clock = clock
+        self._stdin_close_timeout = stdin_close_timeout
+        self._terminate_timeout = terminate_timeout
+        self._kill_timeout = kill_timeout
+        self._sink: EventSink | None = None
+        self._process: Process | None = None
+        self._readers: list[asyncio.Task[None]] = []
+        self._watcher: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self._close_stage: str | None = None
+        self._closed_emitted = False
+
+    def describe(self) -> str:
+        """The command line, shell-quoted."""
+        return shlex.join(self.argv)
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, once started."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The child's exit status once it has exited (negative: killed by that signal)."""
+        return self._process.returncode if self._process is not None else None
+
+    async def start(self, sink: EventSink) -> None:
+        """Spawn the process. Raises ``TransportStartError`` when the command cannot be run at all."""
+        if self._process is not None:
+            raise RuntimeError("StdioTransport.start called twice")
+        if not self.argv:
+            raise TransportStartError("no command given", "give the server command, e.g. `python server.py`")
+        command = self.argv[0]
+        env = {**os.environ, **self.env} if self.env is not None else None
+        try:
+            self._process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                cwd=self.cwd,
+            )
+        except FileNotFoundError as exc:
+            if self.cwd is not None and exc.filename is not None and os.fspath(self.cwd) == str(exc.filename):
+                raise TransportStartError(f"working directory not found: {self.cwd}", "check the --cwd path") from exc
+            raise TransportStartError(
+                f"command not found: {command}",
+                "check the spelling, install it, or give its full path; "
+                "commands are looked up on PATH without a shell (no aliases, no shell functions)",
+            ) from exc
+        except PermissionError as exc:
+            raise TransportStartError(
+                f"permission denied running {command}",
+                f"make it executable (chmod +x {shlex.quote(command)}) or run it through its interpreter",
+            ) from exc
+        except OSError as exc:
+            raise TransportStartError(
+                f"could not start {command}: {exc}", "check the command and its arguments"
+            ) from exc
+        self._sink = sink
+        process = self._process
+        assert process.stdout is not None and process.stderr is not None
+        self._readers = [
+            asyncio.create_task(self._read_lines(process.stdout, self._on_stdout_line)),
+            asyncio.create_task(self._read_lines(process.stderr, self._on_stderr_line)),
+        ]
+        self._watcher = asyncio.create_task(self._watch())
+
+    async def send(self, message: OutgoingMessage) -> None:
+        """Write ``raw + "\\n"``. A dead process or broken pipe becomes a fatal ``process-exited`` fault."""
+        process = self._process
+        stdin = process.stdin if process is not None else None
+        if process is None or stdin is None or process.returncode is not None or stdin.is_closing():
+            self._fault_exited(message.request_id, "the server process is not running; nothing was sent")
+            return
+        try:
+            stdin.write(message.raw.encode("utf-8") + b"\n")
+        except (BrokenPipeError, ConnectionResetError, RuntimeError):
+            self._fault_exited(message.request_id, "the server process closed its stdin; nothing was sent")
+            return
+        # Emitted before draining: a fast server may answer while we drain, and Sent must come first.
+        self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+        try:
+            await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            self._fault_exited(message.request_id, "the server process exited while the message was being written")
+
+    async def cancel(self, request_id: RequestKey) -> bool:
+        """stdio has no transport-level cancel: the session sends ``notifications/cancelled``."""
+        return False
+
+    async def close(self) -> None:
+        """Close stdin, wait; SIGTERM, wait; SIGKILL. Idempotent; concurrent callers share one shutdown."""
+        if self._process is None:
+            return
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._shutdown())
+        await asyncio.shield(self._closing)
+
+    async def _shutdown(self) -> None:
+        process = self._process
+        assert process is not None
+        if process.returncode is None:
+            self._close_stage = "exited after its stdin was closed"
+            if process.stdin is not None and not process.stdin.is_closing():
+                # Not awaiting wait_closed(): with unread data buffered it lasts as long as the child ignores stdin.
+                process.stdin.close()
+            if not await self._wait_exit(self._stdin_close_timeout):
+                self._close_stage = (
+                    f"terminated with SIGTERM (still running {self._stdin_close_timeout:g}s after stdin closed)"
+                )
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
+                if not await self._wait_exit(self._terminate_timeout):
+                    self._close_stage = f"killed with SIGKILL (ignored SIGTERM for {self._terminate_timeout:g}s)"
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+                    await self._wait_exit(self._kill_timeout)
+        elif process.stdin is not None:
+            process.stdin.close()
+        # A grandchild holding our pipes open must not hold close() hostage: stop reading after a grace period.
+        if self._watcher is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._watcher), self._kill_timeout)
+        for task in [*self._readers, self._watcher]:
+            if task is not None and not task.done():
+                task.cancel()
+        for task in [*self._readers, self._watcher]:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._emit_closed()
+
+    async def _wait_exit(self, seconds: float) -> bool:
+        assert self._process is not None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._process.wait(), seconds)
+        return self._process.returncode is not None
+
+    async def _watch(self) -> None:
+        """Closed comes after every stdout/stderr line and after the exit status is known."""
+        for reader in self._readers:
+            await reader
+        assert self._process is not None
+        await self._process.wait()
+        self._emit_closed()
+
+    async def _read_lines(self, stream: asyncio.StreamReader, on_line: Callable[[bytes], None]) -> None:
+        buffer = bytearray()
+        scanned = 0
+        while True:
+            try:
+                chunk = await stream.read(_CHUNK)
+            except (ConnectionResetError, BrokenPipeError):
+                chunk = b""
+            if not chunk:
+                if buffer:
+                    on_line(bytes(buffer))
+                return
+            buffer += chunk
+            while (newline := buffer.find(b"\n", scanned)) >= 0:
+                line = bytes(buffer[:newline])
+                del buffer[: newline + 1]
+                scanned = 0
+                on_line(line)
+            scanned = len(buffer)
+
+    def _on_stdout_line(self, line: bytes) -> None:
+        text = _decode(line)
+        if text:
+            self._emit(Received(raw=text, at=self._clock()))
+
+    def _on_stderr_line(self, line: bytes) -> None:
+        text = _decode(line)
+        if text:
+            self._emit(StderrLine(text=text, at=self._clock()))
+
+    def _emit_closed(self) -> None:
+        if self._closed_emitted:
+            return
+        self._closed_emitted = True
+        code = self._process.returncode if self._process is not None else None
+        self._emit(Closed(reason=self._reason(code), at=self._clock(), returncode=code))
+
+    def _reason(self, code: int | None) -> str:
+        if self._close_stage is not None:
+            return f"closed: the server {self._close_stage}"
+        if code is None:
+            return "closed: the server's output ended but its exit status is unknown"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"the server was killed by {signal.Signals(-code).name}"
+            return f"the server was killed by signal {-code}"
+        return f"the server exited with code {code}"
+
+    def _fault_exited(self, request_id: RequestKey | None, message: str) -> None:
+        code = self.returncode
+        status = f" (exit code {code})" if code is not None else ""
+        self._emit(
+            TransportFault(
+                kind="process-exited",
+                message=message + status,
+                hint="look at the server's stderr above for why it stopped, then reconnect to restart it",
+                at=self._clock(),
+                request_id=request_id,
+                fatal=True,
+            )
+        )
+
+    def _emit(self, event: TransportEvent) -> None:
+        if self._sink is not None:
+            self._sink(event)
+
+
+def _decode(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace").removesuffix("\r")

@@ -110,7 +110,16 @@ class TimelineBuilder:
         if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
             previous.request_state.echoed = round_.echoed_state == previous.request_state.value
             if not previous.request_state.echoed:
-                self._finding(lint.make("state-not-echoed", "the retry did not carry the requestState unchanged", call=call.index, round_=round_.index), call, round_)
+                self._finding(
+                    lint.make(
+                        "state-not-echoed",
+                        "the retry did not carry the requestState unchanged",
+                        call=call.index,
+                        round_=round_.index,
+                    ),
+                    call,
+                    round_,
+                )
         token = meta.get("progressToken")
         if token is not None:
             self._progress[token] = round_
@@ -145,7 +154,9 @@ class TimelineBuilder:
             if request_id is not None and request_id in self._answered:
                 self._finding(lint.make("duplicate-response-id", f"a second response for id {request_id!r}"))
             else:
-                self._finding(lint.make("unknown-response-id", f"a response for id {request_id!r}, which is not in flight"))
+                self._finding(
+                    lint.make("unknown-response-id", f"a response for id {request_id!r}, which is not in flight")
+                )
             return
         assert request_id is not None
         self._answered.add(request_id)
@@ -172,24 +183,65 @@ class TimelineBuilder:
         if result_type is None:
             result_type = "complete"
             if modern:
-                self._finding(lint.make("missing-result-type", f"{round_.method} result has no resultType", call=call.index, round_=round_.index), call, round_)
+                self._finding(
+                    lint.make(
+                        "missing-result-type",
+                        f"{round_.method} result has no resultType",
+                        call=call.index,
+                        round_=round_.index,
+                    ),
+                    call,
+                    round_,
+                )
         elif not isinstance(result_type, str) or result_type not in lint.KNOWN_RESULT_TYPES:
-            self._finding(lint.make("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call=call.index, round_=round_.index), call, round_)
+            self._finding(
+                lint.make(
+                    "unknown-result-type",
+                    f"resultType {result_type!r} on {round_.method}",
+                    call=call.index,
+                    round_=round_.index,
+                ),
+                call,
+                round_,
+            )
             result_type = str(result_type)
         round_.result_type = result_type
         if result_type == "input_required":
             self._input_required(call, round_, result)
         check_version = version if modern else self.legacy_version
-        if check_version is not None and result_type in ("complete", "input_required"):
+        # A 2025-11-25 task-augmented call (params.task) may answer CreateTaskResult, which mcp-types keeps out of
+        # its public surface ("tasks/* deliberately absent"): validating it as CallToolResult would be a false alarm.
+        task_augmented = not modern and _request_params(round_).get("task") is not None
+        if check_version is not None and result_type in ("complete", "input_required") and not task_augmented:
             shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
             for problem in lint.schema_problems(round_.method, check_version, shaped):
-                self._finding(lint.make("schema-invalid", f"{round_.method} ({check_version}): {problem}", call=call.index, round_=round_.index), call, round_)
+                self._finding(
+                    lint.make(
+                        "schema-invalid",
+                        f"{round_.method} ({check_version}): {problem}",
+                        call=call.index,
+                        round_=round_.index,
+                    ),
+                    call,
+                    round_,
+                )
 
     def _input_required(self, call: Call, round_: Round, result: JsonObject) -> None:
         if not lint.allows_input_required(round_.method):
-            self._finding(lint.make("input-required-forbidden", f"{round_.method} answered input_required", call=call.index, round_=round_.index), call, round_)
+            self._finding(
+                lint.make(
+                    "input-required-forbidden",
+                    f"{round_.method} answered input_required",
+                    call=call.index,
+                    round_=round_.index,
+                ),
+                call,
+                round_,
+            )
         for problem in lint.input_required_problems(result):
-            self._finding(lint.make("malformed-input-required", problem, call=call.index, round_=round_.index), call, round_)
+            self._finding(
+                lint.make("malformed-input-required", problem, call=call.index, round_=round_.index), call, round_
+            )
         requests = result.get("inputRequests")
         if isinstance(requests, dict):
             round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
@@ -255,14 +307,29 @@ class TimelineBuilder:
             return
         message = parsed.message or {}
         params = message.get("params")
-        round_ = Round(index=len(call.rounds) + 1, kind="server-request", request_id=parsed.id, method=parsed.method or "", request=wire)
+        round_ = Round(
+            index=len(call.rounds) + 1,
+            kind="server-request",
+            request_id=parsed.id,
+            method=parsed.method or "",
+            request=wire,
+        )
         if parsed.method in lint.INPUT_REQUEST_METHODS:
             request: JsonObject = {"method": parsed.method}
             if isinstance(params, dict):
                 request["params"] = params
             round_.input_requests = {"": request}
         if self.timeline.era is not None and self.timeline.era.era == "modern":
-            self._finding(lint.make("server-request-in-modern", f"the server sent a {parsed.method} request", call=call.index, round_=round_.index), call, round_)
+            self._finding(
+                lint.make(
+                    "server-request-in-modern",
+                    f"the server sent a {parsed.method} request",
+                    call=call.index,
+                    round_=round_.index,
+                ),
+                call,
+                round_,
+            )
         call.rounds.append(round_)
         if parsed.id is not None:
             self._server_requests[parsed.id] = (call, round_)
@@ -306,16 +373,24 @@ class TimelineBuilder:
                 call_index=record.get("call") if isinstance(record.get("call"), int) else None,
                 round_index=record.get("round") if isinstance(record.get("round"), int) else None,
             )
-            round_ = call.rounds[found.round_index - 1] if call is not None and found.round_index and found.round_index <= len(call.rounds) else None
+            round_ = (
+                call.rounds[found.round_index - 1]
+                if call is not None and found.round_index and found.round_index <= len(call.rounds)
+                else None
+            )
             self._finding(found, call, round_)
         elif name == "era":
-            self.timeline.era = EraDecision(record.get("era", "modern"), str(record.get("version", "")), str(record.get("why", "")))
+            self.timeline.era = EraDecision(
+                record.get("era", "modern"), str(record.get("version", "")), str(record.get("why", ""))
+            )
             if self.timeline.era.era == "legacy":
                 self.legacy_version = self.timeline.era.version
             self.timeline.connected = True
             self.timeline.emit(SessionChanged())
         elif name == "fault":
-            self._console(ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error"))
+            self._console(
+                ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error")
+            )
         elif name == "closed":
             self.timeline.connected = False
             self.timeline.disconnect_reason = str(record.get("reason", ""))
@@ -352,6 +427,12 @@ class TimelineBuilder:
     def _console(self, line: ConsoleLine) -> None:
         self.timeline.console.append(line)
         self.timeline.emit(ConsoleAppended(line))
+
+
+def _request_params(round_: Round) -> JsonObject:
+    message = round_.request.message or {}
+    params = message.get("params")
+    return params if isinstance(params, dict) else {}
 
 
 def classify_text(value: Any) -> str:

@@ -63,7 +63,18 @@ def call(
         await session.list_all("tools")
         return await session.call_tool(tool, arguments)
 
-    code = run(run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, max_rounds=max_rounds, timeout=timeout))
+    code = run(
+        run_operation(
+            target,
+            source,
+            operation,
+            era=o.era_from(era),
+            record=record,
+            as_json=as_json,
+            max_rounds=max_rounds,
+            timeout=timeout,
+        )
+    )
     raise typer.Exit(code)
 
 
@@ -91,7 +102,9 @@ def list_(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.list_all(list_kind)
 
-    code = run(run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, timeout=timeout))
+    code = run(
+        run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, timeout=timeout)
+    )
     raise typer.Exit(code)
 
 
@@ -123,7 +136,18 @@ def prompt(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.get_prompt(name, arguments)
 
-    code = run(run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, max_rounds=max_rounds, timeout=timeout))
+    code = run(
+        run_operation(
+            target,
+            source,
+            operation,
+            era=o.era_from(era),
+            record=record,
+            as_json=as_json,
+            max_rounds=max_rounds,
+            timeout=timeout,
+        )
+    )
     raise typer.Exit(code)
 
 
@@ -153,7 +177,18 @@ def read(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.read_resource(uri)
 
-    code = run(run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, max_rounds=max_rounds, timeout=timeout))
+    code = run(
+        run_operation(
+            target,
+            source,
+            operation,
+            era=o.era_from(era),
+            record=record,
+            as_json=as_json,
+            max_rounds=max_rounds,
+            timeout=timeout,
+        )
+    )
     raise typer.Exit(code)
 
 

@@ -89,7 +89,9 @@ def build_transport(target: TargetOptions) -> Transport:
     if target.kind == "http":
         from inspector.transport.http import StreamableHttpTransport
 
-        return StreamableHttpTransport(target.spec, headers=target.parsed_headers(), secret_headers=target.secret_header_names())
+        return StreamableHttpTransport(
+            target.spec, headers=target.parsed_headers(), secret_headers=target.secret_header_names()
+        )
     from inspector.transport.stdio import StdioTransport
 
     argv = shlex.split(target.spec)

@@ -93,7 +93,11 @@ async def _exercise(session: InspectorSession, context: dict[str, Any]) -> bool:
         return False
     planned = context.get("toolCalls")
     if isinstance(planned, list) and planned:
-        calls = [(str(c.get("name")), c.get("arguments") if isinstance(c.get("arguments"), dict) else {}) for c in planned if isinstance(c, dict)]
+        calls = [
+            (str(c.get("name")), c.get("arguments") if isinstance(c.get("arguments"), dict) else {})
+            for c in planned
+            if isinstance(c, dict)
+        ]
     else:
         calls = [(str(tool.get("name")), tool_arguments(tool, context)) for tool in listed.result.get("tools", [])]
     ok = True

@@ -21,7 +21,9 @@ from inspector.transport.base import TransportStartError
 
 @app.command()
 def demo(
-    headless: Annotated[bool, typer.Option("--headless", help="Run every demo flow without the TUI and print the timeline.")] = False,
+    headless: Annotated[
+        bool, typer.Option("--headless", help="Run every demo flow without the TUI and print the timeline.")
+    ] = False,
     era: o.EraOpt = "auto",
     record: o.RecordOpt = None,
     as_json: o.JsonOpt = False,
@@ -39,7 +41,11 @@ def demo(
         failed = [r for r in results if not r.ok]
         return failed[0] if failed else results[-1]
 
-    code = run(run_operation(demo_target(), source, operation, era=o.era_from(era), record=record, as_json=as_json, show_all_calls=True))
+    code = run(
+        run_operation(
+            demo_target(), source, operation, era=o.era_from(era), record=record, as_json=as_json, show_all_calls=True
+        )
+    )
     raise typer.Exit(code)
 
 
@@ -76,7 +82,9 @@ def load(
             return 3
         try:
             await session.list_all("tools")
-            report = await run_load(lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency)
+            report = await run_load(
+                lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency
+            )
         finally:
             await session.close()
         if as_json:
@@ -96,7 +104,9 @@ __all__ = ["demo", "load", "run_operation"]
 
 
 @app.command("conformance-client")
-def conformance_client(url: Annotated[str, typer.Argument(help="The test server URL the conformance suite appends.")]) -> None:
+def conformance_client(
+    url: Annotated[str, typer.Argument(help="The test server URL the conformance suite appends.")],
+) -> None:
     """Adapter for the official MCP conformance suite's client scenarios (reads MCP_CONFORMANCE_* variables)."""
     from inspector.cli.conformance import run_conformance
 

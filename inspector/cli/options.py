@@ -12,17 +12,33 @@ from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
 from inspector.cli.compose import TargetOptions, UsageError, demo_target
 
-ServerOpt = Annotated[str | None, typer.Option("--server", "-s", help="An http(s) URL, or a command line run over stdio.")]
+ServerOpt = Annotated[
+    str | None, typer.Option("--server", "-s", help="An http(s) URL, or a command line run over stdio.")
+]
 DemoOpt = Annotated[bool, typer.Option("--demo", help="Run the bundled demo server over stdio.")]
-HeaderOpt = Annotated[list[str] | None, typer.Option("--header", "-H", help="'Name: value' sent on every HTTP request (repeatable).")]
+HeaderOpt = Annotated[
+    list[str] | None, typer.Option("--header", "-H", help="'Name: value' sent on every HTTP request (repeatable).")
+]
 BearerOpt = Annotated[str | None, typer.Option("--bearer", help="Send 'Authorization: Bearer TOKEN' (never recorded).")]
-EnvOpt = Annotated[list[str] | None, typer.Option("--env", help="NAME=value for a stdio server's environment (repeatable).")]
-SecretOpt = Annotated[list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")]
+EnvOpt = Annotated[
+    list[str] | None, typer.Option("--env", help="NAME=value for a stdio server's environment (repeatable).")
+]
+SecretOpt = Annotated[
+    list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")
+]
 EraOpt = Annotated[str, typer.Option("--era", help="auto (probe with server/discover), modern or legacy.")]
-AnswersOpt = Annotated[Path | None, typer.Option("--answers", help="JSON file: input-request key -> the exact response.")]
-OnMissingOpt = Annotated[str, typer.Option("--on-missing", help="fail, decline, cancel or defaults when no answer is scripted.")]
-StubOpt = Annotated[bool, typer.Option("--stub-model", help="Answer sampling requests with the deterministic stub model.")]
-RootOpt = Annotated[list[str] | None, typer.Option("--root", help="A directory or file:// URI answered to roots/list (repeatable).")]
+AnswersOpt = Annotated[
+    Path | None, typer.Option("--answers", help="JSON file: input-request key -> the exact response.")
+]
+OnMissingOpt = Annotated[
+    str, typer.Option("--on-missing", help="fail, decline, cancel or defaults when no answer is scripted.")
+]
+StubOpt = Annotated[
+    bool, typer.Option("--stub-model", help="Answer sampling requests with the deterministic stub model.")
+]
+RootOpt = Annotated[
+    list[str] | None, typer.Option("--root", help="A directory or file:// URI answered to roots/list (repeatable).")
+]
 RecordOpt = Annotated[Path | None, typer.Option("--record", help="Record the session to this JSONL file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of the timeline.")]
 MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
@@ -32,7 +48,14 @@ ERAS = ("auto", "modern", "legacy")
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
 
-def target_from(server: str | None, demo: bool, headers: list[str] | None, bearer: str | None, env: list[str] | None, secret: list[str] | None) -> TargetOptions:
+def target_from(
+    server: str | None,
+    demo: bool,
+    headers: list[str] | None,
+    bearer: str | None,
+    env: list[str] | None,
+    secret: list[str] | None,
+) -> TargetOptions:
     """The target from --server/--demo and friends; exactly one of --server and --demo."""
     if demo == (server is not None):
         raise typer.BadParameter("give exactly one of --server SPEC and --demo")

@@ -62,7 +62,9 @@ async def run_operation(
             await session.connect()
         except (ConnectError, TransportStartError) as failure:
             say_error(failure.message, failure.hint)
-            stderr = getattr(failure, "stderr", None) or [line.text for line in session.timeline.console if line.source == "stderr"]
+            stderr = getattr(failure, "stderr", None) or [
+                line.text for line in session.timeline.console if line.source == "stderr"
+            ]
             for line in stderr[-20:]:
                 error_console().print(Text("  server: ", style="dim") + Text(printable(line)))
             if as_json:
@@ -87,7 +89,7 @@ async def run_operation(
 
 
 def run(coro: Awaitable[int]) -> int:
-    """Run the coroutine on a fresh event loop: uvloop where it exists (about twice the round-trip rate), else asyncio."""
+    """Run the coroutine on a fresh event loop: uvloop where it exists (about twice the round-trip rate)."""
 
     async def main() -> int:
         return await coro

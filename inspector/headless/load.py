@@ -54,7 +54,9 @@ class LoadReport:
         }
 
 
-async def run_load(call: CallFn, *, duration: float, concurrency: int, clock: Callable[[], float] = time.perf_counter) -> LoadReport:
+async def run_load(
+    call: CallFn, *, duration: float, concurrency: int, clock: Callable[[], float] = time.perf_counter
+) -> LoadReport:
     """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed."""
     latencies: list[float] = []
     errors = 0

@@ -62,7 +62,9 @@ def round_lines(round_: Round, last: bool) -> list[Text]:
         kind = round_.result_type or "no reply"
         line.append(kind, style=RESULT_STYLE.get(kind, "red"))
         if round_.error:
-            line.append(f" {round_.error.get('code')} {one_line(str(round_.error.get('message', '')), 80)}", style="red")
+            line.append(
+                f" {round_.error.get('code')} {one_line(str(round_.error.get('message', '')), 80)}", style="red"
+            )
         if round_.input_requests:
             line.append("  " + ", ".join(one_line(k, 40) for k in round_.input_requests), style="bold magenta")
     if round_.request_state is not None:

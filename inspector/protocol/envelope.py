@@ -27,7 +27,11 @@ LATEST_LEGACY: Final = LEGACY_VERSIONS[-1]
 #: Methods that may answer ``input_required`` (SEP-2322): anything else doing so is a protocol violation.
 INPUT_REQUIRED_METHODS: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
 
-CLIENT_INFO: Final[JsonObject] = {"name": "inspector", "title": "inspector (terminal MCP inspector)", "version": __version__}
+CLIENT_INFO: Final[JsonObject] = {
+    "name": "inspector",
+    "title": "inspector (terminal MCP inspector)",
+    "version": __version__,
+}
 
 DEFAULT_CAPABILITIES: Final[JsonObject] = {
     "elicitation": {"form": {}, "url": {}},

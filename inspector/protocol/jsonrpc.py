@@ -55,7 +55,9 @@ def classify(raw: str) -> WireParse:
     except (json.JSONDecodeError, RecursionError) as exc:
         return WireParse(raw, "invalid", None, f"not JSON: {exc}")
     if isinstance(value, list):
-        return WireParse(raw, "invalid", None, "a JSON-RPC batch (arrays are not part of the protocol since 2025-06-18)")
+        return WireParse(
+            raw, "invalid", None, "a JSON-RPC batch (arrays are not part of the protocol since 2025-06-18)"
+        )
     if not isinstance(value, dict):
         return WireParse(raw, "invalid", None, f"JSON {type(value).__name__}, not a JSON-RPC object")
     message: JsonObject = value

@@ -336,7 +336,7 @@ class TimelineBuilder:
         self.timeline.emit(RoundStarted(call, round_))
 
     def owner_of_server_request(self, reply_to: Any) -> Call | None:
-        """Which call a legacy server->client request interrupted: the POST that carried it, else the newest in flight."""
+        """Which call a legacy server request interrupted: the POST that carried it, else the newest in flight."""
         if isinstance(reply_to, int | str) and reply_to in self._in_flight:
             return self._in_flight[reply_to].call
         if self._in_flight:

@@ -28,7 +28,13 @@ from inspector.session.connection import Connection, SessionLog
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION, EraError, Verdict, detect_era
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.legacy import ServerRequestAnswerer, accepted_version, initialize_params
-from inspector.session.mrtr import DEFAULT_MAX_ROUNDS, RoundCapReached, drive_input_required, is_input_required
+from inspector.session.mrtr import (
+    DEFAULT_MAX_ROUNDS,
+    MalformedInputRequired,
+    RoundCapReached,
+    drive_input_required,
+    is_input_required,
+)
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.timeline import CallStatus, EraDecision, Finding, Timeline
@@ -148,7 +154,9 @@ class InspectorSession:
         params = initialize_params(self.capabilities, self.legacy_offer)
         call = self._start_call("initialize", params)
         try:
-            result = await self.connection.request(call, "initialize", params, timeout=self.probe_timeout * 3, protocol_version=None)
+            result = await self.connection.request(
+                call, "initialize", params, timeout=self.probe_timeout * 3, protocol_version=None
+            )
         except RpcError as error:
             self._end_call(call, "error", f"{error.code} {error.message}")
             if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:
@@ -156,16 +164,25 @@ class InspectorSession:
                 mutual = mutual_version(supported)
                 if mutual is not None:
                     self.version = mutual
-                    self.log.write(records.era(self.log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern"))
+                    self.log.write(
+                        records.era(self.log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern")
+                    )
                     return
-            raise ConnectError(f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern") from None
+            raise ConnectError(
+                f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern"
+            ) from None
         except RequestFailed as failure:
             self._end_call(call, "failed", failure.message)
-            raise ConnectError(f"initialize failed: {failure.message}", failure.hint or "check the server's stderr") from None
+            raise ConnectError(
+                f"initialize failed: {failure.message}", failure.hint or "check the server's stderr"
+            ) from None
         version = accepted_version(result)
         if version is None:
             self._end_call(call, "failed", f"unsupported version {result.get('protocolVersion')!r}")
-            raise ConnectError(f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak", "upgrade the inspector")
+            raise ConnectError(
+                f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak",
+                "upgrade the inspector",
+            )
         self._end_call(call, "complete")
         self.legacy = True
         self.version = version
@@ -189,6 +206,8 @@ class InspectorSession:
             while True:
                 params: JsonObject = {} if cursor is None else {"cursor": cursor}
                 page = await self._rpc(call, method, params, None)
+                if is_input_required(page):
+                    return self._end_call(call, "failed", _forbidden_input_required(method), result=page)
                 found = page.get(field)
                 if isinstance(found, list):
                     items.extend(item for item in found if isinstance(item, dict))
@@ -200,7 +219,7 @@ class InspectorSession:
         except RpcError as error:
             return self._end_call(call, "error", f"{error.code} {error.message}", error=error.to_json())
         except RequestFailed as failure:
-            return self._end_call(call, "failed", _failure_text(failure))
+            return self._request_failed(call, failure)
         if kind == "tools":
             items = self._admit_tools(call, items)
         return self._end_call(call, "complete", result={field: items})
@@ -209,15 +228,26 @@ class InspectorSession:
         admitted: list[JsonObject] = []
         for tool in tools:
             schema = tool.get("inputSchema")
-            problems = x_mcp_header_problems(schema) if isinstance(schema, dict) and self.transport.kind == "http" else []
+            problems = (
+                x_mcp_header_problems(schema) if isinstance(schema, dict) and self.transport.kind == "http" else []
+            )
             if problems:
-                self._finding(lint.make("invalid-x-mcp-header", f"tool {tool.get('name')!r} left out: {'; '.join(problems)}", call=call, hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243)."))
+                self._finding(
+                    lint.make(
+                        "invalid-x-mcp-header",
+                        f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",
+                        call=call,
+                        hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243).",
+                    )
+                )
                 continue
             admitted.append(tool)
         self.tools = {str(tool.get("name")): tool for tool in admitted}
         return admitted
 
-    async def call_tool(self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None) -> Outcome:
+    async def call_tool(
+        self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None
+    ) -> Outcome:
         """``tools/call``, driving MRTR rounds to the end."""
         params: JsonObject = {"name": name}
         if arguments is not None:
@@ -253,14 +283,18 @@ class InspectorSession:
                         again["requestState"] = state
                     return await self._rpc(call, method, again, capabilities)
 
-                result = (await drive_input_required(result, answer=answer, retry=retry, max_rounds=self.max_rounds)).result
+                result = (
+                    await drive_input_required(result, answer=answer, retry=retry, max_rounds=self.max_rounds)
+                ).result
             elif is_input_required(result):
-                return self._end_call(call, "failed", f"{method} answered input_required, which only tools/call, prompts/get and resources/read may do", result=result)
+                return self._end_call(call, "failed", _forbidden_input_required(method), result=result)
         except RpcError as error:
             return self._end_call(call, "error", f"{error.code} {error.message}", error=error.to_json())
         except RequestFailed as failure:
-            status: CallStatus = "cancelled" if failure.kind == "cancelled" else "failed"
-            return self._end_call(call, status, _failure_text(failure))
+            return self._request_failed(call, failure)
+        except MalformedInputRequired as bad:
+            detail = f"{method} returned a malformed InputRequiredResult: {bad}; it was not retried"
+            return self._end_call(call, "failed", detail, result=bad.result)
         except NoAnswer as missing:
             self._finding(lint.make("no-answer", missing.reason, call=call))
             return self._end_call(call, "no-answer", missing.reason)
@@ -268,12 +302,25 @@ class InspectorSession:
             return self._end_call(call, "cancelled", "the user cancelled the call")
         except RoundCapReached as cap:
             self._finding(lint.make("round-cap", f"still input_required after {cap.rounds} rounds", call=call))
-            return self._end_call(call, "round-cap", f"stopped after {cap.rounds} rounds; raise --max-rounds if the server needs more", result=cap.last)
+            return self._end_call(
+                call,
+                "round-cap",
+                f"stopped after {cap.rounds} rounds; raise --max-rounds if the server needs more",
+                result=cap.last,
+            )
         if self._answerer is not None and call in self._answerer.cancelled:
             return self._end_call(call, "cancelled", "the user cancelled the call", result=result)
         if self._answerer is not None and call in self._answerer.unanswered:
             return self._end_call(call, "no-answer", self._answerer.unanswered[call], result=result)
-        status = "tool-error" if result.get("isError") is True else "complete"
+        result_type = result.get("resultType")
+        if result_type is not None and result_type not in lint.KNOWN_RESULT_TYPES:
+            return self._end_call(
+                call,
+                "failed",
+                f"{method} answered resultType {result_type!r}, which is not a result type: an invalid response",
+                result=result,
+            )
+        status: CallStatus = "tool-error" if result.get("isError") is True else "complete"
         return self._end_call(call, status, result=result)
 
     async def cancel(self, call: int) -> bool:
@@ -293,12 +340,16 @@ class InspectorSession:
                 sent = params
             else:
                 self._progress_tokens += 1
-                extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+                extra = (
+                    {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+                )
                 caps = self.capabilities if capabilities is None else capabilities
                 sent = with_meta(params, build_meta(version, caps, extra=extra))
             headers = self._headers(method, params) if self.transport.kind == "http" else None
             try:
-                return await self.connection.request(call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers)
+                return await self.connection.request(
+                    call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers
+                )
             except RpcError as error:
                 mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None
                 if error.code != UNSUPPORTED_PROTOCOL_VERSION or self.legacy or attempt or mutual in (None, version):
@@ -308,7 +359,9 @@ class InspectorSession:
             except RequestFailed as failure:
                 if failure.kind != "session-expired" or attempt or not self.legacy:
                     raise
-                await self._initialize(Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized"))
+                await self._initialize(
+                    Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized")
+                )
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _headers(self, method: str, params: JsonObject) -> dict[str, str]:
@@ -326,7 +379,15 @@ class InspectorSession:
         self.log.write(records.call_started(self.log.now(), len(self.timeline.calls) + 1, method, params))
         return len(self.timeline.calls)
 
-    def _end_call(self, call: int, status: CallStatus, detail: str = "", *, result: JsonObject | None = None, error: JsonObject | None = None) -> Outcome:
+    def _end_call(
+        self,
+        call: int,
+        status: CallStatus,
+        detail: str = "",
+        *,
+        result: JsonObject | None = None,
+        error: JsonObject | None = None,
+    ) -> Outcome:
         self.log.write(records.call_ended(self.log.now(), call, status, detail))
         found = self.timeline.call(call)
         assert found is not None
@@ -334,6 +395,18 @@ class InspectorSession:
 
     def _finding(self, found: Finding) -> None:
         self.log.write(records.finding(self.log.now(), found))
+
+    def _request_failed(self, call: int, failure: RequestFailed) -> Outcome:
+        """End a call that got no usable response; a timeout or the server going away is also a finding."""
+        code = {"timeout": "timeout", "closed": "disconnected"}.get(failure.kind)
+        if code is not None:
+            self._finding(lint.make(code, failure.message, call=call))
+        status: CallStatus = "cancelled" if failure.kind == "cancelled" else "failed"
+        return self._end_call(call, status, _failure_text(failure))
+
+
+def _forbidden_input_required(method: str) -> str:
+    return f"{method} answered input_required, which only tools/call, prompts/get and resources/read may do"
 
 
 def _failure_text(failure: RequestFailed) -> str:

@@ -53,7 +53,9 @@ def http_info(exchange: HttpExchange | None) -> HttpInfo | None:
 class SessionLog:
     """Where records go: the recorder (when recording) and the timeline builder, in that order."""
 
-    def __init__(self, clock: Callable[[], float], recorder: Recorder | None = None, timeline: Timeline | None = None) -> None:
+    def __init__(
+        self, clock: Callable[[], float], recorder: Recorder | None = None, timeline: Timeline | None = None
+    ) -> None:
         self.clock = clock
         self.t0 = clock()
         self.recorder = recorder
@@ -149,7 +151,11 @@ class Connection:
         except _Expired:
             self._pending.pop(request_id, None)
             await self._abandon(call, request_id, protocol_version, "timeout", cancel_notice)
-            raise RequestFailed("timeout", f"no response to {method} (id {request_id}) within {timeout:g} s", "raise --timeout, or check the server's stderr") from None
+            raise RequestFailed(
+                "timeout",
+                f"no response to {method} (id {request_id}) within {timeout:g} s",
+                "raise --timeout, or check the server's stderr",
+            ) from None
         except asyncio.CancelledError:
             if self._pending.pop(request_id, None) is not None:
                 await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
@@ -173,7 +179,9 @@ class Connection:
                 params: JsonObject = {"requestId": request_id, "reason": reason}
                 await self.send_notification(call, "notifications/cancelled", params, protocol_version=version)
 
-    async def send_notification(self, call: int | None, method: str, params: JsonObject | None, *, protocol_version: str | None) -> None:
+    async def send_notification(
+        self, call: int | None, method: str, params: JsonObject | None, *, protocol_version: str | None
+    ) -> None:
         """Send a notification (``notifications/cancelled``, legacy ``notifications/initialized``)."""
         raw = dumps(notification(method, params))
         self._outgoing[raw] = (call, None)
@@ -210,10 +218,14 @@ class Connection:
         log = self.log
         if isinstance(event, Sent):
             call, parsed = self._outgoing.pop(event.raw, (None, None))
-            log.write(records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)), parsed)
+            log.write(
+                records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)), parsed
+            )
         elif isinstance(event, Received):
             parsed = classify(event.raw)
-            record = records.wire(log.since_start(event.at), "s2c", event.raw, http=http_info(event.http), reply_to=event.in_reply_to)
+            record = records.wire(
+                log.since_start(event.at), "s2c", event.raw, http=http_info(event.http), reply_to=event.in_reply_to
+            )
             log.write(record, parsed)
             self._dispatch(parsed, event.in_reply_to)
         elif isinstance(event, StderrLine):
@@ -224,7 +236,14 @@ class Connection:
             self.closed_reason = event.reason
             log.write(records.closed(log.since_start(event.at), event.reason, event.returncode))
             code = f" (exit code {event.returncode})" if event.returncode is not None else ""
-            self._fail_all(RequestFailed("closed", f"the server went away{code}: {event.reason}", "see the server's stderr in the console", fatal=True))
+            self._fail_all(
+                RequestFailed(
+                    "closed",
+                    f"the server went away{code}: {event.reason}",
+                    "see the server's stderr in the console",
+                    fatal=True,
+                )
+            )
 
     def _dispatch(self, parsed: WireParse, reply_to: Any) -> None:
         if parsed.kind in ("response", "error"):
@@ -232,6 +251,16 @@ class Connection:
             pending = self._pending.get(request_id) if isinstance(request_id, int | str) else None
             if pending is not None and not pending.future.done():
                 pending.future.set_result(parsed)
+        elif parsed.kind == "invalid" and parsed.message is not None and "method" not in parsed.message:
+            # An unusable reply (a result that is not an object, an error without a code) still ends its request
+            # now: waiting for the timeout would hide that the server did answer.
+            request_id = parsed.id if parsed.id is not None else reply_to
+            pending = self._pending.get(request_id) if isinstance(request_id, int | str) else None
+            if pending is not None and not pending.future.done():
+                message = (
+                    f"the response to {pending.method} (id {request_id!r}) is not valid JSON-RPC: {parsed.problem}"
+                )
+                pending.future.set_exception(RequestFailed("invalid", message, "see the invalid-message finding"))
         elif parsed.kind == "request" and self.on_server_request is not None:
             owner = self.log.builder.owner_of_server_request(reply_to)
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
@@ -241,10 +270,22 @@ class Connection:
     def _fault(self, fault: TransportFault) -> None:
         log = self.log
         t = log.since_start(fault.at)
-        log.write(records.fault(t, fault.kind, fault.message, fault.hint, request_id=fault.request_id, fatal=fault.fatal, http=http_info(fault.http)))
+        log.write(
+            records.fault(
+                t,
+                fault.kind,
+                fault.message,
+                fault.hint,
+                request_id=fault.request_id,
+                fatal=fault.fatal,
+                http=http_info(fault.http),
+            )
+        )
         pending = self._pending.get(fault.request_id) if fault.request_id is not None else None
         call = pending.call if pending is not None else None
-        log.write(records.finding(t, lint.make("transport", f"{fault.kind}: {fault.message}", call=call, hint=fault.hint)))
+        log.write(
+            records.finding(t, lint.make("transport", f"{fault.kind}: {fault.message}", call=call, hint=fault.hint))
+        )
         kind = "session-expired" if fault.kind == "session-expired" else "transport"
         if pending is not None and not pending.future.done():
             pending.future.set_exception(RequestFailed(kind, fault.message, fault.hint, fatal=fault.fatal))

@@ -59,19 +59,26 @@ async def detect_era(discover: DiscoverFn, *, preferred: str = LATEST_MODERN) ->
                     return Verdict("modern", mutual, f"server/discover answered -32022; {mutual} is mutual")
                 if isinstance(supported, list) and supported and not any(v in LEGACY_VERSIONS for v in supported):
                     raise EraError(
-                        f"the server speaks only {', '.join(map(str, supported))}; we speak {', '.join(MODERN_VERSIONS + LEGACY_VERSIONS)}",
+                        f"the server speaks only {', '.join(map(str, supported))}; "
+                        f"we speak {', '.join(MODERN_VERSIONS + LEGACY_VERSIONS)}",
                         "upgrade the inspector, or point it at a server that supports one of our versions",
                     ) from None
-                return Verdict("legacy", None, f"server/discover answered -32022 listing only handshake versions {supported}")
+                return Verdict(
+                    "legacy", None, f"server/discover answered -32022 listing only handshake versions {supported}"
+                )
             if error.code in MODERN_ERROR_CODES:
-                return Verdict("modern", version, f"server/discover answered {error.code} ({error.message}), a modern error")
+                return Verdict(
+                    "modern", version, f"server/discover answered {error.code} ({error.message}), a modern error"
+                )
             return Verdict("legacy", None, f"server/discover answered {error.code} ({error.message or 'no message'})")
         except RequestFailed as failure:
             if failure.kind == "timeout":
                 return Verdict("legacy", None, "server/discover got no reply within the probe timeout")
             if failure.kind == "transport" and not failure.fatal:
                 return Verdict("legacy", None, f"server/discover was refused at the HTTP level ({failure.message})")
-            raise EraError(f"could not probe the server: {failure.message}", failure.hint or "check that the server starts") from None
+            raise EraError(
+                f"could not probe the server: {failure.message}", failure.hint or "check that the server starts"
+            ) from None
         supported = result.get("supportedVersions")
         mutual = mutual_version(supported)
         if mutual is None:

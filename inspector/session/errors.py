@@ -23,7 +23,9 @@ class RpcError(Exception):
             return cls(-32603, f"malformed error object: {error!r}")
         code = error.get("code")
         message = error.get("message")
-        return cls(code if isinstance(code, int) else -32603, str(message) if message is not None else "", error.get("data"))
+        return cls(
+            code if isinstance(code, int) else -32603, str(message) if message is not None else "", error.get("data")
+        )
 
     def to_json(self) -> JsonObject:
         """The error object."""

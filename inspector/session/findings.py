@@ -19,7 +19,7 @@ INPUT_REQUEST_METHODS = frozenset({"elicitation/create", "sampling/createMessage
 CATALOG: Mapping[str, tuple[Severity, str]] = {
     "missing-result-type": (
         "warning",
-        "2026-07-28 results MUST carry resultType; clients treat a missing one as \"complete\" (legacy servers omit it).",
+        '2026-07-28 results MUST carry resultType; clients treat a missing one as "complete" (legacy servers omit it).',
     ),
     "unknown-result-type": ("error", "A client MUST treat an unrecognised resultType as an invalid response."),
     "input-required-forbidden": (
@@ -42,6 +42,10 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
     "answer-refused": ("warning", "The answer does not satisfy the requestedSchema, so it was not sent."),
     "timeout": ("error", "The server did not answer within the request timeout; a cancellation was sent."),
     "transport": ("error", "The connection failed underneath JSON-RPC."),
+    "disconnected": (
+        "error",
+        "The server went away (it exited or closed its output) before answering; its stderr usually says why.",
+    ),
     "state-not-echoed": ("error", "A retry MUST echo requestState byte for byte (and omit it when there was none)."),
     "server-request-in-modern": (
         "error",
@@ -59,7 +63,9 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
 }
 
 
-def make(code: str, message: str, *, call: int | None = None, round_: int | None = None, hint: str | None = None) -> Finding:
+def make(
+    code: str, message: str, *, call: int | None = None, round_: int | None = None, hint: str | None = None
+) -> Finding:
     """A finding from the catalog (unknown codes are warnings with no hint)."""
     severity, default_hint = CATALOG.get(code, ("warning", ""))
     return Finding(code, severity, message, default_hint if hint is None else hint, call, round_)
@@ -77,7 +83,7 @@ def _validator(method: str, version: str) -> TypeAdapter[Any] | None:
 
 
 def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:
-    """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes or is unknown."""
+    """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes."""
     validator = _validator(method, version)
     if validator is None:
         return []

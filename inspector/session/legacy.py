@@ -34,7 +34,11 @@ def legacy_capabilities(modern: JsonObject) -> JsonObject:
 
 def initialize_params(capabilities: JsonObject, version: str = LATEST_LEGACY) -> JsonObject:
     """Params of the ``initialize`` request."""
-    return {"protocolVersion": version, "capabilities": legacy_capabilities(capabilities), "clientInfo": dict(CLIENT_INFO)}
+    return {
+        "protocolVersion": version,
+        "capabilities": legacy_capabilities(capabilities),
+        "clientInfo": dict(CLIENT_INFO),
+    }
 
 
 def accepted_version(result: JsonObject) -> str | None:
@@ -86,7 +90,11 @@ class ServerRequestAnswerer:
             await self._reply(call, error_response(request_id, USER_REJECTED, f"No answer available: {missing.reason}"))
             return
         if call is not None:
-            log.write(records.answer_given(log.now(), call, None, answer.response, answer.source, server_request_id=request_id))
+            log.write(
+                records.answer_given(
+                    log.now(), call, None, answer.response, answer.source, server_request_id=request_id
+                )
+            )
         await self._reply(call, result_response(request_id if request_id is not None else 0, answer.response))
 
     async def _reply(self, call: int | None, message: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.findings import input_required_problems
 
 AnswerFn = Callable[[str, JsonObject], Awaitable[JsonObject]]
 RetryFn = Callable[[JsonObject | None, str | None], Awaitable[JsonObject]]
@@ -30,6 +31,15 @@ class RoundCapReached(Exception):
         super().__init__(f"still input_required after {rounds} rounds")
         self.rounds = rounds
         self.last = last
+
+
+class MalformedInputRequired(Exception):
+    """An InputRequiredResult that cannot be answered or retried (an invalid response): ``problems`` say why."""
+
+    def __init__(self, problems: list[str], result: JsonObject) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+        self.result = result
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +65,10 @@ async def drive_input_required(
 ) -> Driven:
     """Loop until a result is not ``input_required``; raise ``RoundCapReached`` after ``max_rounds`` rounds.
 
+    A malformed InputRequiredResult (neither inputRequests nor requestState, a non-object inputRequests, a
+    non-string requestState, an entry that is not an input request) raises ``MalformedInputRequired`` before
+    anything is answered or retried: it cannot be echoed faithfully, and retrying it would only loop.
+
     Input requests of one round are answered one after another (a person answers them in turn), and the retry is
     sent only when all are answered. A state-only round (no inputRequests) is retried after a backoff that starts at
     50 ms and doubles up to 250 ms, as the SDKs do, so a load-shedding server is not hammered.
@@ -63,6 +77,9 @@ async def drive_input_required(
     rounds = 1
     backoff = BACKOFF_START_S
     while is_input_required(result):
+        problems = input_required_problems(result)
+        if problems:
+            raise MalformedInputRequired(problems, result)
         if rounds >= max_rounds:
             raise RoundCapReached(rounds, result)
         requests = result.get("inputRequests")

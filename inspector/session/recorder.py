@@ -38,11 +38,9 @@ class Recorder:
             return
         line = _fast_wire_line(record) or json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         for secret in self._secrets:
-            if secret in line:
-                line = line.replace(secret, REDACTED)
-            escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
-            if escaped != secret and escaped in line:
-                line = line.replace(escaped, REDACTED)
+            for form in _spellings(secret):
+                if form in line:
+                    line = line.replace(form, REDACTED)
         data = (line + "\n").encode("utf-8")
         self._file.write(data)
         self.bytes_written += len(data)
@@ -52,6 +50,16 @@ class Recorder:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _spellings(secret: str) -> list[str]:
+    """How ``secret`` can appear in a line, longest first: as is, JSON-escaped once (a stderr line, a header value)
+    and twice (inside the ``raw`` text of a message, itself JSON), with and without ``\\uXXXX`` escapes."""
+    forms = {secret}
+    for ensure_ascii in (False, True):
+        once = json.dumps(secret, ensure_ascii=ensure_ascii)[1:-1]
+        forms.update((once, json.dumps(once, ensure_ascii=False)[1:-1]))
+    return sorted(forms, key=len, reverse=True)
 
 
 _encode_string = json.JSONEncoder(ensure_ascii=False).encode
@@ -66,7 +74,9 @@ def _fast_wire_line(record: Record) -> str | None:
     if record.keys() - _WIRE_KEYS or not isinstance(record.get("raw"), str) or not isinstance(record.get("t"), float):
         return None
     call = record.get("call")
-    tail = f',"call":{call}}}' if isinstance(call, int) and not isinstance(call, bool) else "}" if call is None else None
-    if tail is None or "call" in record and call is None:
+    tail = (
+        f',"call":{call}}}' if isinstance(call, int) and not isinstance(call, bool) else "}" if call is None else None
+    )
+    if tail is None or ("call" in record and call is None):
         return None
     return f'{{"t":{record["t"]!r},"dir":"{record["dir"]}","raw":{_encode_string(record["raw"])}{tail}'

@@ -72,7 +72,9 @@ def call_started(t: float, call: int, method: str, params: JsonObject) -> Record
     return event(t, "call", call=call, method=method, params=params)
 
 
-def answer_given(t: float, call: int, key: str | None, response: JsonObject, source: str, server_request_id: RequestId | None = None) -> Record:
+def answer_given(
+    t: float, call: int, key: str | None, response: JsonObject, source: str, server_request_id: RequestId | None = None
+) -> Record:
     """An answer to one input request, and who gave it."""
     fields: JsonObject = {"call": call, "key": key, "response": response, "source": source}
     if server_request_id is not None:
@@ -104,7 +106,16 @@ def era(t: float, era_name: str, version: str, why: str) -> Record:
     return event(t, "era", era=era_name, version=version, why=why)
 
 
-def fault(t: float, kind: str, message: str, hint: str, *, request_id: RequestId | None = None, fatal: bool = False, http: HttpInfo | None = None) -> Record:
+def fault(
+    t: float,
+    kind: str,
+    message: str,
+    hint: str,
+    *,
+    request_id: RequestId | None = None,
+    fatal: bool = False,
+    http: HttpInfo | None = None,
+) -> Record:
     """A transport fault."""
     fields: JsonObject = {"kind": kind, "message": message, "hint": hint, "fatal": fatal}
     if request_id is not None:

@@ -295,7 +295,9 @@ class SessionChanged:
     """Era, server info or connection state changed."""
 
 
-TimelineEvent = CallStarted | RoundStarted | RoundUpdated | CallFinished | ConsoleAppended | FindingRaised | SessionChanged
+TimelineEvent = (
+    CallStarted | RoundStarted | RoundUpdated | CallFinished | ConsoleAppended | FindingRaised | SessionChanged
+)
 TimelineListener = Callable[[TimelineEvent], None]
 
 

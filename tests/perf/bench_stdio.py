@@ -33,7 +33,12 @@ def bare_pipe(calls: int) -> float:
     try:
         start = time.perf_counter()
         for i in range(calls):
-            request = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"_meta": meta, "name": "echo", "arguments": ARGS}}
+            request = {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"_meta": meta, "name": "echo", "arguments": ARGS},
+            }
             proc.stdin.write(json.dumps(request) + "\n")
             proc.stdin.flush()
             json.loads(proc.stdout.readline())
@@ -51,7 +56,9 @@ async def inspector_session(calls: int, recording: Path) -> float:
     from inspector.transport.stdio import StdioTransport
 
     target = TargetOptions(spec=" ".join(SERVER))
-    session = InspectorSession(StdioTransport(SERVER), build_answer_source(), recorder=open_recorder(recording, target, "auto", "stdio"))
+    session = InspectorSession(
+        StdioTransport(SERVER), build_answer_source(), recorder=open_recorder(recording, target, "auto", "stdio")
+    )
     await session.connect()
     await session.list_all("tools")
     try:
@@ -89,7 +96,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(opts.rounds):
             best["bare"] = max(best["bare"], bare_pipe(opts.calls))
-            best["inspector"] = max(best["inspector"], uvloop.run(inspector_session(opts.calls, Path(tmp) / f"bench-{r}.jsonl")))
+            best["inspector"] = max(
+                best["inspector"], uvloop.run(inspector_session(opts.calls, Path(tmp) / f"bench-{r}.jsonl"))
+            )
             best["sdk"] = max(best["sdk"], asyncio.run(sdk_client(opts.calls)))
     print(f"calls per run: {opts.calls}, best of {opts.rounds}")
     print(f"inspector session (timeline + recording): {best['inspector']:8.0f} calls/s")

@@ -9,7 +9,11 @@ from __future__ import annotations
 import json
 import sys
 
-TOOL = {"name": "echo", "description": "Echo the arguments.", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+TOOL = {
+    "name": "echo",
+    "description": "Echo the arguments.",
+    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+}
 INFO = {"io.modelcontextprotocol/serverInfo": {"name": "echo", "version": "1"}}
 
 
@@ -20,9 +24,20 @@ def reply(message: dict[str, object]) -> dict[str, object] | None:
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     assert isinstance(params, dict)
     if method == "server/discover":
-        result: dict[str, object] = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "public", "_meta": INFO}
+        result: dict[str, object] = {
+            "resultType": "complete",
+            "supportedVersions": ["2026-07-28"],
+            "capabilities": {"tools": {}},
+            "ttlMs": 0,
+            "cacheScope": "public",
+            "_meta": INFO,
+        }
     elif method == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "echo", "version": "1"}}
+        result = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "echo", "version": "1"},
+        }
     elif method == "tools/list":
         result = {"resultType": "complete", "tools": [TOOL], "ttlMs": 0, "cacheScope": "public"}
     elif method == "tools/call":
@@ -30,7 +45,11 @@ def reply(message: dict[str, object]) -> dict[str, object] | None:
         text = json.dumps(args, separators=(",", ":"))
         result = {"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": False}
     else:
-        return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"Method not found: {method}"}}
+        return {
+            "jsonrpc": "2.0",
+            "id": message["id"],
+            "error": {"code": -32601, "message": f"Method not found: {method}"},
+        }
     return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
 

@@ -36,7 +36,10 @@ async def test_discover_listing_only_handshake_versions_is_legacy() -> None:
 
 
 async def test_unsupported_version_with_mutual_modern_never_falls_back() -> None:
-    asked, discover = probe(RpcError(-32022, "Unsupported", {"supported": ["2026-07-28"], "requested": "2099-01-01"}), {"supportedVersions": ["2026-07-28"]})
+    asked, discover = probe(
+        RpcError(-32022, "Unsupported", {"supported": ["2026-07-28"], "requested": "2099-01-01"}),
+        {"supportedVersions": ["2026-07-28"]},
+    )
     verdict = await detect_era(discover, preferred="2099-01-01")  # type: ignore[arg-type]
     assert verdict.era == "modern"
     assert asked == ["2099-01-01", "2026-07-28"]

@@ -34,7 +34,9 @@ async def test_answers_every_key_and_echoes_state_byte_for_byte() -> None:
 
     driven = await drive_input_required(first, answer=answer, retry=retry, sleep=no_sleep)
     assert asked == ["a", "b"]
-    assert sent == [({"a": {"action": "accept", "content": {"k": "a"}}, "b": {"action": "accept", "content": {"k": "b"}}}, state)]
+    assert sent == [
+        ({"a": {"action": "accept", "content": {"k": "a"}}, "b": {"action": "accept", "content": {"k": "b"}}}, state)
+    ]
     assert sent[0][1] is state  # the very same string object: never decoded or rebuilt
     assert driven.rounds == 2
 
@@ -49,13 +51,21 @@ async def test_state_is_omitted_when_absent() -> None:
         sent.append(echoed)
         return {"resultType": "complete"}
 
-    await drive_input_required({"resultType": "input_required", "inputRequests": {"a": ELICIT}}, answer=answer, retry=retry, sleep=no_sleep)
+    await drive_input_required(
+        {"resultType": "input_required", "inputRequests": {"a": ELICIT}}, answer=answer, retry=retry, sleep=no_sleep
+    )
     assert sent == [None]
 
 
 async def test_state_only_rounds_back_off_and_send_no_responses() -> None:
     waits: list[float] = []
-    results = iter([{"resultType": "input_required", "requestState": "s2"}, {"resultType": "input_required", "requestState": "s3"}, {"resultType": "complete"}])
+    results = iter(
+        [
+            {"resultType": "input_required", "requestState": "s2"},
+            {"resultType": "input_required", "requestState": "s3"},
+            {"resultType": "complete"},
+        ]
+    )
     sent: list[tuple[JsonObject | None, str | None]] = []
 
     async def sleep(seconds: float) -> None:
@@ -68,7 +78,9 @@ async def test_state_only_rounds_back_off_and_send_no_responses() -> None:
         sent.append((responses, echoed))
         return next(results)
 
-    driven = await drive_input_required({"resultType": "input_required", "requestState": "s1"}, answer=answer, retry=retry, sleep=sleep)
+    driven = await drive_input_required(
+        {"resultType": "input_required", "requestState": "s1"}, answer=answer, retry=retry, sleep=sleep
+    )
     assert sent == [(None, "s1"), (None, "s2"), (None, "s3")]
     assert waits == [0.05, 0.1, 0.2]
     assert driven.rounds == 4
@@ -86,7 +98,13 @@ async def test_round_cap_stops_a_looping_server() -> None:
         return {"resultType": "input_required", "inputRequests": {"again": ELICIT}}
 
     with pytest.raises(RoundCapReached) as caught:
-        await drive_input_required({"resultType": "input_required", "inputRequests": {"a": ELICIT}}, answer=answer, retry=retry, max_rounds=3, sleep=no_sleep)
+        await drive_input_required(
+            {"resultType": "input_required", "inputRequests": {"a": ELICIT}},
+            answer=answer,
+            retry=retry,
+            max_rounds=3,
+            sleep=no_sleep,
+        )
     assert caught.value.rounds == 3
     assert calls == 2
 

@@ -100,7 +100,7 @@ def get_weather(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
 
 def heavy_report(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
     """A result of about 5 MB."""
-    rows = [{"row": i, "value": f"item-{i:06d}", "ok": i % 3 != 0} for i in range(int(args.get("rows", 90_000)))]
+    rows = [{"row": i, "value": f"item-{i:06d}", "ok": i % 3 != 0} for i in range(int(args.get("rows", 100_000)))]
     return {
         "resultType": "complete",
         "content": [{"type": "text", "text": "report"}],
@@ -211,7 +211,7 @@ class ScriptedSession:
             raise self._connect_error
         info = {
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "inspector-demo", "version": "0.1.0"}},
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
             "supportedVersions": [VERSION],
             **CACHE,
         }

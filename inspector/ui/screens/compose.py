@@ -11,18 +11,18 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
-from inspector.ui.safe_text import safe, safe_line
+from inspector.ui.safe_text import safe_line
 from inspector.ui.widgets.json_composer import JsonComposer
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+    from textual.widget import Widget
 
 try:  # the schema-driven composer is written by another engineer; fall back to the JSON editor until it lands
     from inspector.ui.widgets.composer import Composer
 except ImportError:  # pragma: no cover - depends on the other engineer's file
-    Composer = JsonComposer  # type: ignore[misc,assignment]
+    Composer = JsonComposer  # type: ignore[misc,assignment,unused-ignore]
 
 ComposeResultValue = tuple[str, dict[str, Any]]
 
@@ -51,7 +51,7 @@ def template_as_tool(template: dict[str, Any]) -> dict[str, Any]:
 
 
 class ComposeScreen(ModalScreen[ComposeResultValue | None]):
-    """Compose one call."""
+    """Compose one call: a tool's arguments, a prompt's arguments, or a resource template's URI."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss_none", "close", id="compose.close", tooltip="Close the composer without calling"),
@@ -60,25 +60,34 @@ class ComposeScreen(ModalScreen[ComposeResultValue | None]):
     DEFAULT_CSS = """
     ComposeScreen { align: center middle; }
     ComposeScreen #compose-box {
-        width: 90; max-width: 95%; height: auto; max-height: 90%;
+        width: 100; max-width: 95%; height: 80%;
         border: round $primary; background: $surface; padding: 0 1;
     }
-    ComposeScreen #compose-description { color: $text-muted; height: auto; margin-bottom: 1; }
     """
 
-    def __init__(self, tool: dict[str, Any], *, verb: str = "call") -> None:
+    def __init__(self, item: dict[str, Any], *, kind: str = "tools") -> None:
         super().__init__()
-        self.tool = tool
-        self.verb = verb
+        self.item = item
+        """The catalog item being composed for."""
+        self.kind = kind
+        """tools, prompts or templates."""
+
+    def _composer(self) -> Widget:
+        if self.kind == "prompts":
+            for_prompt = getattr(Composer, "for_prompt", None)
+            return for_prompt(self.item) if for_prompt is not None else Composer(prompt_as_tool(self.item))
+        if self.kind == "templates":
+            return Composer(template_as_tool(self.item))
+        return Composer(self.item)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="compose-box"):
-            yield Static(safe(str(self.tool.get("description", ""))), id="compose-description")
-            yield Composer(self.tool)
+            yield self._composer()
 
     def on_mount(self) -> None:
-        box = self.query_one("#compose-box")
-        box.border_title = f"{self.verb} {safe_line(str(self.tool.get('name', '')), limit=60).plain}"
+        verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}.get(self.kind, "call")
+        name = self.item.get("name", self.item.get("uriTemplate", ""))
+        self.query_one("#compose-box").border_title = f"{verb} {safe_line(str(name), limit=60).plain}"
 
     @on(Composer.Submitted)
     def _submitted(self, event: JsonComposer.Submitted) -> None:

@@ -28,7 +28,7 @@ from inspector.ui.bridge import (
     SessionWasChanged,
     TimelineBridge,
 )
-from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen, prompt_as_tool, template_as_tool
+from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
 from inspector.ui.widgets.catalog import KINDS, Catalog, CatalogKind
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
@@ -98,6 +98,8 @@ class MainScreen(Screen[None]):
         """Why the last connect failed."""
         self.selected: tuple[int, int] | None = None
         """(call, round) shown in the detail pane."""
+        self.catalog_loaded = False
+        """True once every catalog list came back (tests wait on it)."""
         self._bridge: TimelineBridge | None = None
         self._unfold = False
 
@@ -190,6 +192,7 @@ class MainScreen(Screen[None]):
             if outcome.ok and outcome.result is not None:
                 items = next((value for value in outcome.result.values() if isinstance(value, list)), [])
                 self.query_one(Catalog).set_items(kind, [item for item in items if isinstance(item, dict)])
+        self.catalog_loaded = True
 
     def _failed(self, error: BaseException) -> None:
         self.failure = error
@@ -237,8 +240,6 @@ class MainScreen(Screen[None]):
         if kind == "prompts" and not item.get("arguments"):
             self.run_call(kind, str(item.get("name", "")), {})
             return
-        tool = {"tools": item, "prompts": prompt_as_tool(item), "templates": template_as_tool(item)}[kind]
-        verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}[kind]
 
         def composed(value: ComposeResultValue | None) -> None:
             if value is None:
@@ -249,7 +250,7 @@ class MainScreen(Screen[None]):
             else:
                 self.run_call(kind, name, arguments)
 
-        self.app.push_screen(ComposeScreen(tool, verb=verb), composed)
+        self.app.push_screen(ComposeScreen(item, kind=kind), composed)
 
     @on(Catalog.Previewed)
     def _previewed(self, event: Catalog.Previewed) -> None:

@@ -12,6 +12,7 @@ import os
 import shlex
 import signal
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from inspector.transport.base import (
@@ -30,9 +31,63 @@ from inspector.transport.base import (
 
 if TYPE_CHECKING:
     from asyncio.subprocess import Process
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
-_CHUNK = 256 * 1024
+
+class _LineSplitter:
+    """Splits a byte stream on ``\\n`` into lines of any length (a 20 MB line is one line)."""
+
+    def __init__(self, on_line: Callable[[bytes], None]) -> None:
+        self.on_line = on_line
+        self.buffer = bytearray()
+        self.scanned = 0
+
+    def feed(self, data: bytes) -> None:
+        if not self.buffer and data.endswith(b"\n") and data.count(b"\n") == 1:
+            self.on_line(data[:-1])  # the common case: exactly one whole message in one read
+            return
+        buffer = self.buffer
+        buffer += data
+        while (newline := buffer.find(b"\n", self.scanned)) >= 0:
+            line = bytes(buffer[:newline])
+            del buffer[: newline + 1]
+            self.scanned = 0
+            self.on_line(line)
+        self.scanned = len(buffer)
+
+    def end(self) -> None:
+        if self.buffer:
+            self.on_line(bytes(self.buffer))
+            self.buffer.clear()
+
+
+class _LineProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """The standard subprocess protocol, except stdout and stderr are split into lines right in the read callback."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, on_stdout: Callable[[bytes], None], on_stderr: Callable[[bytes], None]
+    ) -> None:
+        super().__init__(limit=2**16, loop=loop)
+        self._splitters = {1: _LineSplitter(on_stdout), 2: _LineSplitter(on_stderr)}
+        self._open = {1, 2}
+        self.outputs_ended: asyncio.Future[None] = loop.create_future()
+        """Done once stdout and stderr have both reached end of file."""
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        splitter = self._splitters.get(fd)
+        if splitter is None:
+            super().pipe_data_received(fd, data)
+        else:
+            splitter.feed(data if isinstance(data, bytes) else data.encode())
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        splitter = self._splitters.get(fd)
+        if splitter is not None:
+            splitter.end()
+            self._open.discard(fd)
+            if not self._open and not self.outputs_ended.done():
+                self.outputs_ended.set_result(None)
+        super().pipe_connection_lost(fd, exc)
 
 
 class StdioTransport:
@@ -60,7 +115,7 @@ class StdioTransport:
         self._kill_timeout = kill_timeout
         self._sink: EventSink | None = None
         self._process: Process | None = None
-        self._readers: list[asyncio.Task[None]] = []
+        self._protocol: _LineProtocol | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._close_stage: str | None = None
@@ -88,8 +143,12 @@ class StdioTransport:
             raise TransportStartError("no command given", "give the server command, e.g. `python server.py`")
         command = self.argv[0]
         env = {**os.environ, **self.env} if self.env is not None else None
+        loop = asyncio.get_running_loop()
         try:
-            self._process = await asyncio.create_subprocess_exec(
+            # What asyncio.create_subprocess_exec does, with a protocol that hands lines up straight from the
+            # event loop's read callback: no reader task to wake per message, which is most of a round trip's cost.
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _LineProtocol(loop, self._on_stdout_line, self._on_stderr_line),
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
@@ -97,6 +156,8 @@ class StdioTransport:
                 env=env,
                 cwd=self.cwd,
             )
+            self._process = asyncio.subprocess.Process(transport, protocol, loop)
+            self._protocol = protocol
         except FileNotFoundError as exc:
             if self.cwd is not None and exc.filename is not None and os.fspath(self.cwd) == str(exc.filename):
                 raise TransportStartError(f"working directory not found: {self.cwd}", "check the --cwd path") from exc
@@ -115,12 +176,6 @@ class StdioTransport:
                 f"could not start {command}: {exc}", "check the command and its arguments"
             ) from exc
         self._sink = sink
-        process = self._process
-        assert process.stdout is not None and process.stderr is not None
-        self._readers = [
-            asyncio.create_task(self._read_lines(process.stdout, self._on_stdout_line)),
-            asyncio.create_task(self._read_lines(process.stderr, self._on_stderr_line)),
-        ]
         self._watcher = asyncio.create_task(self._watch())
 
     async def send(self, message: OutgoingMessage) -> None:
@@ -179,13 +234,10 @@ class StdioTransport:
         if self._watcher is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._watcher), self._kill_timeout)
-        for task in [*self._readers, self._watcher]:
-            if task is not None and not task.done():
-                task.cancel()
-        for task in [*self._readers, self._watcher]:
-            if task is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        if self._watcher is not None and not self._watcher.done():
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
         self._emit_closed()
 
     async def _wait_exit(self, seconds: float) -> bool:
@@ -196,31 +248,10 @@ class StdioTransport:
 
     async def _watch(self) -> None:
         """Closed comes after every stdout/stderr line and after the exit status is known."""
-        for reader in self._readers:
-            await reader
-        assert self._process is not None
+        assert self._protocol is not None and self._process is not None
+        await self._protocol.outputs_ended
         await self._process.wait()
         self._emit_closed()
-
-    async def _read_lines(self, stream: asyncio.StreamReader, on_line: Callable[[bytes], None]) -> None:
-        buffer = bytearray()
-        scanned = 0
-        while True:
-            try:
-                chunk = await stream.read(_CHUNK)
-            except (ConnectionResetError, BrokenPipeError):
-                chunk = b""
-            if not chunk:
-                if buffer:
-                    on_line(bytes(buffer))
-                return
-            buffer += chunk
-            while (newline := buffer.find(b"\n", scanned)) >= 0:
-                line = bytes(buffer[:newline])
-                del buffer[: newline + 1]
-                scanned = 0
-                on_line(line)
-            scanned = len(buffer)
 
     def _on_stdout_line(self, line: bytes) -> None:
         text = _decode(line)

@@ -18,6 +18,8 @@ from inspector.session.client import ConnectError, InspectorSession
 from inspector.session.outcome import Outcome
 from inspector.transport.base import TransportStartError
 
+ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme name (shipped or from your themes folder).")]
+
 
 @app.command()
 def demo(
@@ -27,12 +29,17 @@ def demo(
     era: o.EraOpt = "auto",
     record: o.RecordOpt = None,
     as_json: o.JsonOpt = False,
+    theme: ThemeOpt = None,
+    stub_model: o.StubOpt = False,
 ) -> None:
     """Open the inspector on the bundled demo server (with --headless: run every flow and print the timeline)."""
     if not headless:
         from inspector.cli.tui import open_tui
 
-        raise typer.Exit(open_tui(demo_target(), era=o.era_from(era), record=record, demo=True))
+        code = open_tui(
+            demo_target(), era=o.era_from(era), record=record, demo=True, theme=theme, stub_sampling=stub_model
+        )
+        raise typer.Exit(code)
     source = o.answers_from(example_answers_path(), "fail", True, None)
     results: list[Outcome] = []
 
@@ -111,3 +118,26 @@ def conformance_client(
     from inspector.cli.conformance import run_conformance
 
     raise typer.Exit(run(run_conformance(url)))
+
+
+@app.command()
+def connect(
+    spec: Annotated[
+        str | None, typer.Argument(help="An http(s) URL or a stdio command line; none: the connect screen.")
+    ] = None,
+    header: o.HeaderOpt = None,
+    bearer: o.BearerOpt = None,
+    env: o.EnvOpt = None,
+    secret: o.SecretOpt = None,
+    era: o.EraOpt = "auto",
+    record: o.RecordOpt = None,
+    theme: ThemeOpt = None,
+    root: o.RootOpt = None,
+    stub_model: o.StubOpt = False,
+) -> None:
+    """Open the TUI on a server (or on the connect screen, with recent targets and servers from client configs)."""
+    from inspector.cli.tui import open_tui
+
+    target = o.target_from(spec, False, header, bearer, env, secret) if spec is not None else None
+    code = open_tui(target, era=o.era_from(era), record=record, theme=theme, roots=root, stub_sampling=stub_model)
+    raise typer.Exit(code)

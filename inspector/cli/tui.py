@@ -1,15 +1,55 @@
-"""Opens the Textual TUI (imported lazily so headless commands never load textual)."""
+"""Opens the Textual TUI. Imported lazily by the commands that need it, so headless commands never load textual."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from inspector.cli.compose import TargetOptions
-from inspector.session.client import EraMode
+from inspector.cli.compose import TargetOptions, build_session, default_recording_path
+from inspector.session.client import EraMode, InspectorSession
+
+if TYPE_CHECKING:
+    from inspector.answers.base import AnswerSource
+    from inspector.ui.target import Target
+
+
+def ui_target(options: TargetOptions, era: EraMode, *, name: str = "") -> Target:
+    """The UI's plain-data target for the options given on the command line."""
+    from inspector.ui.target import Target
+
+    return Target.from_spec(options.spec, headers=options.parsed_headers(), era=era, name=name)
 
 
 def open_tui(
-    target: TargetOptions | None, *, era: EraMode, record: Path | None, demo: bool = False, theme: str | None = None
+    target: TargetOptions | None,
+    *,
+    era: EraMode,
+    record: Path | None,
+    no_record: bool = False,
+    demo: bool = False,
+    theme: str | None = None,
+    roots: list[str] | None = None,
+    stub_sampling: bool = False,
 ) -> int:
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
-    raise NotImplementedError("the TUI is being wired in")
+    from inspector.ui.app import run_app
+
+    recording = None if no_record else (record or default_recording_path())
+    secrets_from = target
+
+    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        options = TargetOptions(spec=chosen.spec, headers=[f"{k}: {v}" for k, v in chosen.headers.items()])
+        if secrets_from is not None and secrets_from.spec == chosen.spec:
+            options = secrets_from  # keep --bearer / --secret so they are redacted from the recording
+        options.env = options.env or [f"{k}={v}" for k, v in chosen.env.items()]
+        return build_session(options, answers, era=chosen.era, record=recording)
+
+    shown = ui_target(target, era, name="demo server" if demo else "") if target is not None else None
+    return run_app(
+        session_factory,
+        shown,
+        theme=theme,
+        record_path_text=str(recording) if recording is not None else None,
+        roots=roots,
+        stub_sampling=stub_sampling,
+    )

@@ -7,17 +7,14 @@ from typing import Any
 import pytest
 
 from inspector.demo.schemas import MEETING_SCHEMA
+from inspector.protocol.form_values import matches_kind, parse_text, placeholder, value_text
 from inspector.protocol.schema_form import (
     MISSING,
     FieldSpec,
     elicitation_spec,
     form_spec,
-    matches_kind,
-    parse_text,
-    placeholder,
     prompt_spec,
     unsupported_reason,
-    value_text,
 )
 
 NESTED: dict[str, Any] = {

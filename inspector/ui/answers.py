@@ -1,0 +1,157 @@
+"""The interactive answer source: input requests answered by the person at the keyboard, through modals.
+
+``InteractiveAnswers.answer(key, request)`` is awaited by the worker running a session call, on the app's event
+loop. It pushes the right modal (elicitation form or URL consent, sampling, roots), waits for it to be dismissed and
+returns an ``Answer`` (source "you", or "stub model" / "roots list" when no dialog was needed). Escape in a modal
+(or the worker being cancelled) ends the call: ``CallCancelled`` is raised and the modal closes.
+
+The call being answered is named in each modal's title: the screen wraps the session call in ``calling(label)``,
+a context variable, so concurrent calls each see their own label.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, Answer, CallCancelled, NoAnswer, describe_request
+from inspector.answers.roots import SOURCE as ROOTS_SOURCE
+from inspector.answers.roots import ConfiguredRoots
+from inspector.answers.stub_model import SOURCE as STUB_SOURCE
+from inspector.answers.stub_model import StubModel
+from inspector.answers.validation import validate_roots_answer, validate_sampling_answer
+from inspector.ui.modals.elicitation import ElicitationModal
+from inspector.ui.modals.roots import RootsModal, RootsReply
+from inspector.ui.modals.sampling import SamplingModal, SamplingReply
+from inspector.ui.modals.url_check import open_in_browser
+from inspector.ui.modals.url_consent import Opener, UrlConsentModal
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.ui.modals.base import AnswerModal
+
+YOU: Final = "you"
+"""The source of an answer the user gave in a modal."""
+
+CURRENT_CALL: ContextVar[str | None] = ContextVar("inspector_current_call", default=None)
+"""The label of the call whose input requests are being answered (e.g. ``tools/call book_meeting``)."""
+
+RootsSource = ConfiguredRoots | Callable[[], ConfiguredRoots]
+HostSource = str | Callable[[], str | None] | None
+ResultT = TypeVar("ResultT")
+
+
+@contextmanager
+def calling(label: str) -> Iterator[None]:
+    """Name the call run inside this block, so the modals it opens are titled with it."""
+    token = CURRENT_CALL.set(label)
+    try:
+        yield
+    finally:
+        CURRENT_CALL.reset(token)
+
+
+class InteractiveAnswers:
+    """Answers input requests by asking the user in modals (the ``AnswerSource`` protocol)."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        roots: RootsSource,
+        stub_auto: Callable[[], bool],
+        *,
+        server_host: HostSource = None,
+        stub: StubModel | None = None,
+        opener: Opener = open_in_browser,
+    ) -> None:
+        self.app = app
+        self._roots = roots
+        self._stub_auto = stub_auto
+        self._server_host = server_host
+        self.stub = stub or StubModel()
+        self.opener = opener
+        self.always_stub = False
+        """Set when the user ticks "answer every sampling request with the stub model" in the sampling dialog."""
+        self.ask_roots = True
+        """Cleared when the user ticks "don't ask again" in the roots dialog: roots/list then uses the store."""
+
+    @property
+    def roots(self) -> ConfiguredRoots:
+        """The roots store that answers roots/list (and that the roots dialog edits)."""
+        return self._roots() if callable(self._roots) else self._roots
+
+    @property
+    def server_host(self) -> str | None:
+        """The server's host (HTTP) or name (stdio), for the URL dialog's "unlike the server's domain" warning."""
+        return self._server_host() if callable(self._server_host) else self._server_host
+
+    def stub_enabled(self) -> bool:
+        """Sampling goes to the stub model without a dialog (ticked in the dialog, or set by the app)."""
+        return self.always_stub or self._stub_auto()
+
+    async def answer(self, key: str | None, request: InputRequest) -> Answer:
+        """Ask the user for the answer to one input request; ``CallCancelled`` when they cancel the call."""
+        method = request.get("method")
+        raw = request.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        call = CURRENT_CALL.get()
+        if method == ELICITATION:
+            if params.get("mode") == "url":
+                url_modal = UrlConsentModal(
+                    params, call=call, key=key, server_host=self.server_host, opener=self.opener
+                )
+                return Answer(await self._ask(url_modal, key, request), YOU)
+            return Answer(await self._ask(ElicitationModal(params, call=call, key=key), key, request), YOU)
+        if method == SAMPLING:
+            return await self._sampling(key, request, params, call)
+        if method == ROOTS:
+            return await self._roots_answer(key, request, call)
+        raise NoAnswer(f"the inspector cannot answer {describe_request(key, request)}: unknown input request method")
+
+    async def _sampling(
+        self, key: str | None, request: InputRequest, params: dict[str, Any], call: str | None
+    ) -> Answer:
+        if self.stub_enabled():
+            return Answer(self.stub.reply(params), STUB_SOURCE)
+        reply: SamplingReply = await self._ask(SamplingModal(params, call=call, key=key, stub=self.stub), key, request)
+        if reply.always_stub:
+            self.always_stub = True
+        validate_sampling_answer(params, reply.response)
+        return Answer(reply.response, reply.source)
+
+    async def _roots_answer(self, key: str | None, request: InputRequest, call: str | None) -> Answer:
+        store = self.roots
+        if not self.ask_roots:
+            return Answer(store.result(), ROOTS_SOURCE)
+        reply: RootsReply = await self._ask(RootsModal(store.roots, call=call, key=key), key, request)
+        store.roots = list(reply.roots)
+        if reply.dont_ask:
+            self.ask_roots = False
+        response: InputResponse = store.result()
+        validate_roots_answer(response)
+        return Answer(response, YOU)
+
+    async def _ask(self, modal: AnswerModal[ResultT | None], key: str | None, request: InputRequest) -> ResultT:
+        """Push ``modal`` and wait for its result; ``None`` (Escape) becomes ``CallCancelled``."""
+        future: asyncio.Future[ResultT | None] = asyncio.get_running_loop().create_future()
+
+        def settle(result: ResultT | None) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        await self.app.push_screen(modal, settle)
+        try:
+            result = await future
+        except asyncio.CancelledError:
+            if modal in self.app.screen_stack:  # the call was cancelled elsewhere: close its question too
+                modal.pop_until_active()
+                modal.dismiss(None)
+            raise
+        if result is None:
+            raise CallCancelled(f"the user cancelled the call at {describe_request(key, request)}")
+        return result

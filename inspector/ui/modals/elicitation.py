@@ -1,0 +1,113 @@
+"""Elicitation, form mode: a form rendered from ``requestedSchema``; Accept, Decline or Cancel.
+
+Accept sends ``{"action": "accept", "content": {...}}`` with exactly what the form shows, and only when every field
+passes the schema (errors are shown under each field first). Decline sends ``{"action": "decline"}``, Cancel
+``{"action": "cancel"}``; Escape cancels the whole call (the modal returns ``None``). A ``requestedSchema`` the spec
+does not allow is answered in a JSON editor, with the reason shown (the caller records the finding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Static
+
+from inspector.answers.base import ELICITATION, InputResponse
+from inspector.answers.validation import FORM_LEVEL, field_errors
+from inspector.protocol.schema_form import MISSING, Path, elicitation_spec, unsupported_reason
+from inspector.ui.modals.base import AnswerModal
+from inspector.ui.safe_text import safe
+from inspector.ui.widgets.form_check import schema_errors
+from inspector.ui.widgets.form_groups import FormView
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from textual.app import ComposeResult
+
+
+class ElicitationModal(AnswerModal[InputResponse | None]):
+    """Answer an ``elicitation/create`` form request; dismissed with the ElicitResult, or ``None`` to cancel."""
+
+    KIND = "The server asks for information"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+enter,ctrl+j",
+            "accept",
+            "Accept",
+            id="elicitation.accept",
+            tooltip="Send the form's content (checked against requestedSchema first)",
+        ),
+        Binding("ctrl+d", "decline", "Decline", id="elicitation.decline", tooltip='Send {"action": "decline"}'),
+        Binding("ctrl+x", "cancel", "Cancel", id="elicitation.cancel", tooltip='Send {"action": "cancel"}'),
+    ]
+
+    def __init__(self, params: Mapping[str, Any], *, call: str | None = None, key: str | None = None) -> None:
+        super().__init__(ELICITATION, call=call, key=key)
+        self.params = params
+        schema = params.get("requestedSchema")
+        self.schema: Mapping[str, Any] = schema if isinstance(schema, dict) else {}
+        self.unsupported = unsupported_reason(schema)
+        """Why the requestedSchema is not one the spec allows (None when it is): answered as JSON."""
+        # The reason is shown once, as the dialog's warning, not again above the editor.
+        self.spec = replace(elicitation_spec(schema), reason="")
+
+    def compose_dialog(self) -> ComposeResult:
+        yield self.message_widget(self.params.get("message"))
+        if self.unsupported is not None:
+            yield Static(
+                safe(f"⚠ This requestedSchema is not one the spec allows ({self.unsupported}); answer as JSON."),
+                classes="answer-warning",
+            )
+        with VerticalScroll(classes="answer-body"):
+            yield FormView(self.spec, self._check, show_names=False, id="elicitation-form")
+        yield Static("Required fields are marked *. Nothing is sent until you accept.", classes="answer-note")
+
+    def compose_buttons(self) -> ComposeResult:
+        yield Button("Accept", variant="primary", id="accept", compact=True, tooltip="Send the content (ctrl+enter)")
+        yield Button("Decline", id="decline", compact=True, tooltip='Send {"action": "decline"} (ctrl+d)')
+        yield Button(
+            "Cancel", variant="warning", id="cancel", compact=True, tooltip='Send {"action": "cancel"} (ctrl+x)'
+        )
+
+    @property
+    def form(self) -> FormView:
+        """The form (or JSON editor) for the content."""
+        return self.query_one("#elicitation-form", FormView)
+
+    def _check(self, content: Any) -> dict[Path, str]:
+        if not isinstance(content, dict):
+            return {(): "the content must be a JSON object"}
+        if self.unsupported is not None:
+            # Not a schema the spec allows: it may hold a remote $ref, so it is checked without fetching anything.
+            return schema_errors(self.schema, content)
+        return {
+            (() if name == FORM_LEVEL else (name,)): message
+            for name, message in field_errors(self.schema, content).items()
+        }
+
+    def action_accept(self) -> None:
+        """Send the content if it passes the schema; otherwise show the errors and send nothing."""
+        content, errors = self.form.validate()
+        if errors:
+            return
+        self.dismiss({"action": "accept", "content": {} if content is MISSING else content})
+
+    def action_decline(self) -> None:
+        """Send ``{"action": "decline"}``."""
+        self.dismiss({"action": "decline"})
+
+    def action_cancel(self) -> None:
+        """Send ``{"action": "cancel"}`` (an answer; the call goes on). Escape cancels the call instead."""
+        self.dismiss({"action": "cancel"})
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"accept": self.action_accept, "decline": self.action_decline, "cancel": self.action_cancel}
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            event.stop()
+            action()

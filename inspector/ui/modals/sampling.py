@@ -1,0 +1,161 @@
+"""Sampling: the server asks for an LLM reply; the user writes it, or lets the stub model answer with one key.
+
+The dialog shows the request (messages with every content block kind, system prompt, model preferences, maxTokens,
+tools) and a reply form: text, model name, stopReason. ``s`` (when the cursor is not in a text box) answers with
+the deterministic stub model. A checkbox makes every later sampling request go to the stub model without asking.
+Escape cancels the whole call: there is no "decline" for sampling (the server would not be waiting for one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+
+from inspector.answers.base import SAMPLING
+from inspector.answers.stub_model import SOURCE as STUB_SOURCE
+from inspector.answers.stub_model import StubModel
+from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.sampling_view import request_text
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from textual.app import ComposeResult
+
+    from inspector.answers.base import InputResponse
+
+USER_MODEL: Final = "inspector-user"
+"""The model name pre-filled for a reply a person writes (the server sees who answered)."""
+
+STOP_REASONS: Final = ("endTurn", "stopSequence", "maxTokens")
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingReply:
+    """What the sampling dialog returns: the CreateMessageResult, who wrote it, and "stub from now on"."""
+
+    response: InputResponse
+    source: str
+    """``"you"`` or ``"stub model"``."""
+    always_stub: bool
+    """The user ticked "answer every sampling request with the stub model"."""
+
+
+class SamplingModal(AnswerModal[SamplingReply | None]):
+    """Answer a ``sampling/createMessage`` request; dismissed with a ``SamplingReply``, or ``None`` to cancel."""
+
+    KIND = "The server asks for an LLM reply (sampling)"
+
+    DEFAULT_CSS = """
+    SamplingModal .sampling-request { height: auto; max-height: 40vh; border: round $panel-lighten-2; padding: 0 1; }
+    SamplingModal .sampling-request:focus { border: round $accent; }
+    SamplingModal .sampling-reply { height: auto; margin-top: 1; }
+    SamplingModal .sampling-reply TextArea { height: 6; }
+    SamplingModal .sampling-row { height: auto; }
+    SamplingModal .sampling-row > Label { width: 12; padding-top: 0; }
+    SamplingModal .sampling-row > Input { width: 1fr; }
+    SamplingModal .sampling-row > Select { width: 24; }
+    SamplingModal #sampling-error { color: $error; height: auto; }
+    """
+
+    AUTO_FOCUS = ".sampling-request"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+enter,ctrl+j", "send", "Send reply", id="sampling.send", tooltip="Send the reply you wrote"),
+        Binding("s", "stub", "Stub model", id="sampling.stub", tooltip="Answer with the deterministic stub model"),
+    ]
+
+    def __init__(
+        self,
+        params: Mapping[str, Any],
+        *,
+        call: str | None = None,
+        key: str | None = None,
+        stub: StubModel | None = None,
+    ) -> None:
+        super().__init__(SAMPLING, call=call, key=key)
+        self.params = params
+        self.stub = stub or StubModel()
+        max_tokens = params.get("maxTokens")
+        self.max_tokens = max_tokens if isinstance(max_tokens, int) and not isinstance(max_tokens, bool) else None
+
+    def compose_dialog(self) -> ComposeResult:
+        request = VerticalScroll(Static(request_text(self.params)), classes="sampling-request", can_focus=True)
+        request.border_title = "Request"
+        yield request
+        with Vertical(classes="sampling-reply"):
+            yield Label("Your reply (the assistant message):")
+            yield TextArea("", id="reply-text", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="sampling-row"):
+                yield Label("model")
+                yield Input(USER_MODEL, id="reply-model", compact=True)
+                yield Label("stopReason")
+                yield Select(
+                    [(reason, reason) for reason in STOP_REASONS],
+                    value="endTurn",
+                    allow_blank=False,
+                    id="reply-stop",
+                    compact=True,
+                )
+            yield Static("", id="sampling-error")
+            yield Checkbox(
+                "Answer every sampling request with the stub model (no more dialogs)", id="always-stub", compact=True
+            )
+        limit = f"maxTokens {self.max_tokens} (counted as words)" if self.max_tokens is not None else "no maxTokens"
+        yield Static(f"Press s (outside the text box) for the stub model · {limit}", classes="answer-note")
+
+    def compose_buttons(self) -> ComposeResult:
+        yield Button(
+            "Send reply", variant="primary", id="send", compact=True, tooltip="Send what you wrote (ctrl+enter)"
+        )
+        yield Button("Stub model", id="stub", compact=True, tooltip="Let the stub model answer (s)")
+        yield Button("Cancel the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
+
+    @property
+    def always_stub(self) -> bool:
+        """Whether "answer every sampling request with the stub model" is ticked."""
+        return self.query_one("#always-stub", Checkbox).value
+
+    def reply(self) -> tuple[InputResponse | None, str]:
+        """The CreateMessageResult the reply form shows, or None and the reason it cannot be sent."""
+        text = self.query_one("#reply-text", TextArea).text
+        model = self.query_one("#reply-model", Input).value.strip()
+        stop = self.query_one("#reply-stop", Select).value
+        if not text.strip():
+            return None, "Write a reply, or press s for the stub model."
+        if not model:
+            return None, "Give a model name (the server sees it as the model that answered)."
+        words = len(text.split())
+        if self.max_tokens is not None and words > self.max_tokens:
+            return None, f"The reply has {words} words; the request allows maxTokens {self.max_tokens}. Shorten it."
+        response: InputResponse = {
+            "role": "assistant",
+            "content": {"type": "text", "text": text},
+            "model": model,
+            "stopReason": stop if isinstance(stop, str) else "endTurn",
+        }
+        return response, ""
+
+    def action_send(self) -> None:
+        """Send the reply the user wrote, if it is complete; otherwise say what is missing."""
+        response, problem = self.reply()
+        self.query_one("#sampling-error", Static).update(problem)
+        if response is not None:
+            self.dismiss(SamplingReply(response, "you", self.always_stub))
+
+    def action_stub(self) -> None:
+        """Answer with the stub model's reply."""
+        self.dismiss(SamplingReply(self.stub.reply(self.params), STUB_SOURCE, self.always_stub))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "send":
+            self.action_send()
+        elif event.button.id == "stub":
+            self.action_stub()
+        elif event.button.id == "cancel-call":
+            self.action_cancel_call()

@@ -1,0 +1,162 @@
+"""Elicitation, URL mode: show the full URL with its domain highlighted, warn, and open it only on consent.
+
+Nothing is fetched. The user consents ("Open"), the URL opens in their browser (or is copied to the clipboard when
+there is no browser, and the dialog says so), and the dialog waits: when the user is done in the browser, "Done,
+retry" answers ``{"action": "accept"}`` and the call is retried. Decline and Cancel answer
+``{"action": "decline"}`` / ``{"action": "cancel"}``; Escape cancels the whole call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Button, Static
+
+from inspector.answers.base import ELICITATION, InputResponse
+from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser
+from inspector.ui.safe_text import safe
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from textual.app import ComposeResult
+
+
+Opener = Callable[[str], bool]
+"""Opens a URL in the user's browser; returns False when there is none."""
+
+
+class UrlConsentModal(AnswerModal[InputResponse | None]):
+    """Ask consent to open an elicitation URL; dismissed with the ElicitResult, or ``None`` to cancel the call."""
+
+    KIND = "The server asks you to open a web page"
+
+    DEFAULT_CSS = """
+    UrlConsentModal .url-box { height: auto; border: round $warning; padding: 0 1; margin-bottom: 1; }
+    UrlConsentModal .url-box.-safe { border: round $accent; }
+    UrlConsentModal #url-status { height: auto; color: $success; margin-top: 1; display: none; }
+    UrlConsentModal #url-status.-shown { display: block; }
+    UrlConsentModal .answer-note { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "o",
+            "open",
+            "Open",
+            id="url.open",
+            tooltip="Consent: open the URL in your browser (nothing is fetched here)",
+        ),
+        Binding("r", "done", "Done, retry", id="url.done", tooltip='Answer {"action": "accept"}: the call is retried'),
+        Binding("d", "decline", "Decline", id="url.decline", tooltip='Answer {"action": "decline"}'),
+        Binding("c", "cancel", "Cancel", id="url.cancel", tooltip='Answer {"action": "cancel"}'),
+    ]
+
+    def __init__(
+        self,
+        params: Mapping[str, Any],
+        *,
+        call: str | None = None,
+        key: str | None = None,
+        server_host: str | None = None,
+        opener: Opener = open_in_browser,
+    ) -> None:
+        super().__init__(ELICITATION, call=call, key=key)
+        self.params = params
+        url = params.get("url")
+        self.url = url if isinstance(url, str) else ""
+        self.view: UrlView = analyse(self.url, server_host)
+        self.opener = opener
+        self.opened: bool | None = None
+        """None before consent; then True (opened in a browser) or False (copied to the clipboard)."""
+
+    def compose_dialog(self) -> ComposeResult:
+        yield self.message_widget(self.params.get("message"))
+        box = Static(self.highlighted(), classes="url-box")
+        box.border_title = "URL (not fetched)"
+        box.set_class(not self.view.warnings, "-safe")
+        yield box
+        for warning in self.view.warnings:
+            yield Static(safe(f"⚠ {warning}"), classes="answer-warning")
+        yield Static("", id="url-status")
+        yield Static(
+            "Open sends nothing to the server: the page opens in your browser. When you have finished there, "
+            "choose Done, retry.",
+            classes="answer-note",
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield Button("Open in browser", variant="primary", id="open", compact=True, tooltip="Consent and open (o)")
+        yield Button("Done, retry", variant="success", id="done", compact=True, disabled=True, tooltip="(r)")
+        yield Button("Decline", id="decline", compact=True, tooltip='Answer {"action": "decline"} (d)')
+        yield Button("Cancel", variant="warning", id="cancel", compact=True, tooltip='Answer {"action": "cancel"} (c)')
+
+    def highlighted(self) -> Text:
+        """The full URL, literally, with its real domain in bold (and its look-alike disguises dimmed)."""
+        text = Text(no_wrap=False, overflow="fold")
+        text.append_text(safe(self.view.prefix, "dim"))
+        text.append_text(safe(self.view.host, self._host_style()))
+        text.append_text(safe(self.view.rest, "dim"))
+        return text
+
+    def _host_style(self) -> Style:
+        """Bold and underlined, in the theme's warning colour when there is a warning, else its accent."""
+        variables = self.app.get_css_variables() if self.is_attached else {}
+        colour = variables.get("warning" if self.view.warnings else "accent", "")
+        try:
+            return Style.parse(f"bold underline {colour}".strip())
+        except StyleSyntaxError:
+            return Style(bold=True, underline=True)
+
+    async def action_open(self) -> None:
+        """Consent: open the URL in a browser (or copy it when there is none); then wait for "Done, retry"."""
+        if self.opened is not None:
+            return
+        opened = self.view.openable and await asyncio.to_thread(self.opener, self.url)
+        if not opened:
+            self.app.copy_to_clipboard(self.url)
+        self.opened = opened
+        status = self.query_one("#url-status", Static)
+        status.add_class("-shown")
+        if opened:
+            status.update("Opened in your browser. When you are done there, choose Done, retry (r).")
+        else:
+            status.update(
+                "No browser could be opened here: the URL was copied to your clipboard. Open it yourself, "
+                "then choose Done, retry (r)."
+            )
+        self.query_one("#open", Button).disabled = True
+        done = self.query_one("#done", Button)
+        done.disabled = False
+        done.focus()
+
+    def action_done(self) -> None:
+        """The user finished in the browser: answer ``{"action": "accept"}`` (consent only, no content)."""
+        if self.opened is not None:
+            self.dismiss({"action": "accept"})
+
+    def action_decline(self) -> None:
+        """Answer ``{"action": "decline"}``."""
+        self.dismiss({"action": "decline"})
+
+    def action_cancel(self) -> None:
+        """Answer ``{"action": "cancel"}``."""
+        self.dismiss({"action": "cancel"})
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "open":
+            await self.action_open()
+        elif event.button.id == "done":
+            self.action_done()
+        elif event.button.id == "decline":
+            self.action_decline()
+        elif event.button.id == "cancel":
+            self.action_cancel()

@@ -1,0 +1,147 @@
+"""The call composer: a form built from a tool's ``inputSchema`` (or a prompt's arguments) that posts the call.
+
+What is sent is exactly what the form shows: an empty optional field is omitted, a default is sent only because it
+is pre-filled and visible. Invalid input (a field that fails the schema, a number that is not one) is shown under
+its field and nothing is posted. A schema the form cannot express is edited as JSON, checked as you type. The
+composer never calls anything itself: it posts ``Composer.Submitted`` and the screen runs the call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from inspector.protocol.schema_form import MISSING, FieldSpec, Path, form_spec, prompt_spec
+from inspector.ui.safe_text import safe, safe_line
+from inspector.ui.widgets.form_check import schema_errors
+from inspector.ui.widgets.form_groups import FormView
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from textual.app import ComposeResult
+
+ComposerKind = Literal["tool", "prompt"]
+
+
+class Composer(Vertical):
+    """A form for one tool's (or prompt's) arguments, with a Call button; posts ``Submitted`` when valid."""
+
+    DEFAULT_CSS = """
+    Composer { height: 1fr; padding: 0 1; }
+    Composer > .composer-header { height: auto; }
+    Composer > .composer-description { color: $text-muted; height: auto; max-height: 6; margin-bottom: 1; }
+    Composer > .composer-body { height: 1fr; }
+    Composer > .composer-footer { height: 1; dock: bottom; }
+    Composer > .composer-footer > Button { width: auto; min-width: 8; }
+    Composer > .composer-footer > .composer-status { width: 1fr; color: $error; padding-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+enter,ctrl+j",
+            "submit",
+            "Call",
+            id="composer.call",
+            tooltip="Send the call with the arguments the form shows (checked against the schema first)",
+        ),
+    ]
+
+    class Submitted(Message):
+        """The user asked to run the call; ``arguments`` are exactly what the form shows."""
+
+        def __init__(self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool") -> None:
+            super().__init__()
+            self.tool_name = tool_name
+            """The tool's name (the prompt's name when ``kind`` is "prompt")."""
+            self.arguments = arguments
+            """The arguments to send: omitted fields are absent, never ``""``."""
+            self.kind = kind
+            """What the composer was built for: a tool call or a prompt."""
+
+    def __init__(
+        self,
+        tool: Mapping[str, Any],
+        *,
+        kind: ComposerKind = "tool",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.tool = tool
+        self.kind: ComposerKind = kind
+        self.spec: FieldSpec = prompt_spec(tool) if kind == "prompt" else form_spec(tool.get("inputSchema"))
+        self.last_errors: dict[Path, str] = {}
+        """The errors of the last submit attempt (empty when it was sent)."""
+
+    @classmethod
+    def for_prompt(cls, prompt: Mapping[str, Any], *, id: str | None = None) -> Composer:
+        """A composer for a prompt: one text field per argument (prompt arguments are strings)."""
+        return cls(prompt, kind="prompt", id=id)
+
+    @property
+    def name_(self) -> str:
+        """The tool's (or prompt's) name as sent."""
+        name = self.tool.get("name")
+        return name if isinstance(name, str) else ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._header(), classes="composer-header")
+        description = self.tool.get("description")
+        if isinstance(description, str) and description:
+            yield Static(safe(description), classes="composer-description")
+        with VerticalScroll(classes="composer-body"):
+            yield FormView(self.spec, self._check, id="composer-form")
+        with Horizontal(classes="composer-footer"):
+            label = "Get prompt" if self.kind == "prompt" else "Call"
+            yield Button(label, variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)")
+            yield Static("", classes="composer-status")
+
+    def _header(self) -> Text:
+        header = Text()
+        header.append("prompts/get " if self.kind == "prompt" else "tools/call ", style="dim")
+        header.append_text(safe_line(self.name_, "bold"))
+        title = self.tool.get("title")
+        if isinstance(title, str) and title and title != self.name_:
+            header.append("  ")
+            header.append_text(safe_line(title, "italic"))
+        return header
+
+    @property
+    def form(self) -> FormView:
+        """The arguments form."""
+        return self.query_one("#composer-form", FormView)
+
+    def _check(self, value: Any) -> dict[Path, str]:
+        if not isinstance(value, dict):
+            return {(): "the arguments must be a JSON object"}
+        return schema_errors(self.spec.schema, value)
+
+    def arguments(self) -> tuple[dict[str, Any] | None, dict[Path, str]]:
+        """The arguments the form shows, checked; ``None`` and the errors (shown on screen) when invalid."""
+        value, errors = self.form.validate()
+        self.last_errors = errors
+        if errors:
+            return None, errors
+        return ({} if value is MISSING else value), {}
+
+    def action_submit(self) -> None:
+        """Check the form; post ``Submitted`` when valid, else point at the first invalid field."""
+        arguments, errors = self.arguments()
+        status = self.query_one(".composer-status", Static)
+        if arguments is None:
+            count = len(errors)
+            status.update(f"{count} field{'s' if count != 1 else ''} to fix before sending")
+            return
+        status.update("")
+        self.post_message(self.Submitted(self.name_, arguments, self.kind))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "composer-call":
+            event.stop()
+            self.action_submit()

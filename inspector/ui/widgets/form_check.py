@@ -1,0 +1,77 @@
+"""Validating what a form shows against its JSON Schema, error by field path, without ever fetching a ``$ref``.
+
+jsonschema's default registry still downloads a remote ``$ref`` (with a deprecation warning); a server's schema
+must never make the inspector fetch anything, so every validator here is built on the registry of the JSON Schema
+meta-schemas alone: a remote ``$ref`` is reported as not checked, never retrieved.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, ValidationError, best_match
+from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+from referencing.exceptions import Unresolvable
+
+from inspector.answers.validation import FORMAT_CHECKER
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from inspector.protocol.schema_form import Path
+
+REQUIRED: Final = "required"
+"""The message shown under a required field left empty."""
+
+
+def schema_errors(schema: Mapping[str, Any], value: Any) -> dict[Path, str]:
+    """Each path in ``value`` that fails ``schema``, with its first message; {} when valid.
+
+    A missing required property is reported at its own path. An ``anyOf``/``oneOf`` failure is reported where the
+    best-matching branch failed, so the message lands on the field the user can fix. A schema that is itself
+    invalid judges nothing (the server's bug, not the user's); an unresolvable ``$ref`` stops the check there.
+    """
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError:
+        return {}
+    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER, registry=REGISTRY)
+    errors: dict[Path, str] = {}
+    found = validator.iter_errors(value)
+    while True:
+        try:
+            error = next(found)
+        except StopIteration:
+            break
+        except Unresolvable as exc:
+            errors.setdefault((), f"not fully checked: {exc} is not fetched")
+            break
+        _record(_leaf(error), errors)
+    return errors
+
+
+def sub_schema(root: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, Any]:
+    """``node`` made checkable on its own: the root's ``$defs``/``definitions`` carried along for its ``$ref``s."""
+    carried = {key: root[key] for key in ("$defs", "definitions") if key in root and key not in node}
+    return {**node, **carried}
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    while error.context:
+        chosen = best_match(error.context)
+        if chosen is None:
+            break
+        error = chosen
+    return error
+
+
+def _record(error: ValidationError, errors: dict[Path, str]) -> None:
+    path: Path = tuple(error.absolute_path)
+    if error.validator == "required" and isinstance(error.instance, dict):
+        names = error.validator_value if isinstance(error.validator_value, list) else []
+        for name in names:
+            if name not in error.instance:
+                errors.setdefault((*path, str(name)), REQUIRED)
+        return
+    errors.setdefault(path, error.message)

@@ -1,0 +1,265 @@
+"""Fields that hold other fields (objects, arrays, ``anyOf``/``oneOf`` choices) and the ``FormView`` that owns them.
+
+``FormView`` reads the whole form (``collect``), checks it against the schema (``check``) and puts each error under
+the field it belongs to. Array items are added and removed in place; a choice swaps the field of the chosen variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Select, Static
+
+from inspector.protocol.form_values import matches_kind
+from inspector.protocol.schema_form import MISSING, FieldSpec, Path
+from inspector.ui.safe_text import safe
+from inspector.ui.widgets.form_check import schema_errors, sub_schema
+from inspector.ui.widgets.form_fields import LEAF_WIDGETS, Collected, FieldWidget, JsonField
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+Checker = Callable[[Any], dict[Path, str]]
+"""Validates a collected value; returns the error at each failing path."""
+
+
+def build_field(spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> FieldWidget:
+    """The widget for one field spec, pre-filled with ``initial`` (else the schema's default)."""
+    if spec.kind == "object":
+        return ObjectField(spec, initial, show_label=show_label)
+    if spec.kind == "array":
+        return ArrayField(spec, initial, show_label=show_label)
+    if spec.kind == "choice":
+        return ChoiceField(spec, initial, show_label=show_label)
+    return LEAF_WIDGETS[spec.kind](spec, initial, show_label=show_label)
+
+
+class ObjectField(FieldWidget):
+    """An object: its properties as fields, indented under its label (the root form has neither)."""
+
+    DEFAULT_CSS = """
+    ObjectField > .field-control > .object-body { height: auto; }
+    ObjectField.-nested > .field-control > .object-body { border-left: outer $panel-lighten-2; padding-left: 1; }
+    """
+
+    def __init__(self, spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> None:
+        super().__init__(spec, initial, show_label=show_label)
+        self.add_class("-nested")
+
+    def compose_control(self) -> ComposeResult:
+        values = self.initial if isinstance(self.initial, Mapping) else {}
+        with Vertical(classes="object-body"):
+            for spec in self.spec.fields:
+                yield build_field(spec, values.get(spec.name, MISSING))
+            if not self.spec.fields:
+                yield Static("(no properties)", classes="field-description")
+
+    def read(self, path: Path, found: Collected) -> Any:
+        body = self.query_one(".object-body")
+        result: dict[str, Any] = {}
+        for child in body.query_children(FieldWidget):
+            value = child.collect((*path, child.spec.name), found)
+            if value is not MISSING:
+                result[child.spec.name] = value
+        if result or self.spec.required:
+            return result
+        return MISSING
+
+
+class ArrayField(FieldWidget):
+    """A list of items of one schema: each with a remove button, and an add button below."""
+
+    DEFAULT_CSS = """
+    ArrayField .array-items { height: auto; }
+    ArrayField .array-item { height: auto; }
+    ArrayField .array-item > FieldWidget { width: 1fr; margin: 0; }
+    ArrayField .array-remove, ArrayField .array-add { min-width: 5; width: auto; height: 1; border: none; margin: 0 1; }
+    ArrayField .array-add { margin: 0; }
+    """
+
+    def compose_control(self) -> ComposeResult:
+        values = self.initial if isinstance(self.initial, list) else []
+        with Vertical(classes="array-items"):
+            for value in values:
+                yield self._row(value)
+        yield Button("+ add", classes="array-add", compact=True, tooltip="Add an item to this list")
+
+    def _row(self, value: Any) -> Horizontal:
+        assert self.spec.item is not None
+        item = build_field(self.spec.item, value, show_label=False)
+        remove = Button("✕", classes="array-remove", compact=True, tooltip="Remove this item")
+        return Horizontal(item, remove, classes="array-item")
+
+    def read(self, path: Path, found: Collected) -> Any:
+        items = self.query_one(".array-items")
+        result = []
+        for index, row in enumerate(items.query_children(".array-item")):
+            item = row.query_children(FieldWidget).first()
+            value = item.collect((*path, index), found)
+            result.append(None if value is MISSING and item.spec.nullable else value)
+        if any(value is MISSING for value in result):
+            found.errors.setdefault(path, "fill in or remove the empty items")
+            return MISSING
+        return result if result or self.spec.required else MISSING
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.has_class("array-add") and event.button.parent is self.query_one(".field-control"):
+            event.stop()
+            assert self.spec.item is not None
+            added = self._row(self.spec.item.default)
+            await self.query_one(".array-items").mount(added)
+            self.show_error(None)
+            focusable = [widget for widget in added.query("*") if widget.focusable]
+            if focusable:
+                focusable[0].focus()
+        elif event.button.has_class("array-remove"):
+            row = event.button.parent
+            if isinstance(row, Horizontal) and row.parent is self.query_one(".array-items"):
+                event.stop()
+                await row.remove()
+                self.show_error(None)
+
+
+class ChoiceField(FieldWidget):
+    """``anyOf``/``oneOf`` of different shapes: pick the variant, then fill in its field."""
+
+    DEFAULT_CSS = "ChoiceField .choice-body { height: auto; }"
+
+    def compose_control(self) -> ComposeResult:
+        chosen = self._initial_variant()
+        options = [(safe(variant.label), index) for index, variant in enumerate(self.spec.variants)]
+        yield Select[int](
+            options,
+            prompt="(not set)",
+            allow_blank=not self.spec.required or chosen is None,
+            value=Select.NULL if chosen is None else chosen,
+            compact=True,
+            classes="choice-select",
+        )
+        with Vertical(classes="choice-body"):
+            if chosen is not None:
+                yield build_field(self.spec.variants[chosen], self.initial, show_label=False)
+
+    def _initial_variant(self) -> int | None:
+        if self.initial is not MISSING:
+            for index, variant in enumerate(self.spec.variants):
+                if matches_kind(variant, self.initial):
+                    return index
+        return 0 if self.spec.required and self.spec.variants else None
+
+    def read(self, path: Path, found: Collected) -> Any:
+        body = self.query_one(".choice-body")
+        current = body.query_children(FieldWidget)
+        if not current:
+            return MISSING
+        return current.first().collect(path, found)
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.parent is not self.query_one(".field-control"):
+            return
+        event.stop()
+        body = self.query_one(".choice-body")
+        await body.remove_children()
+        if isinstance(event.value, int):
+            await body.mount(build_field(self.spec.variants[event.value], show_label=False))
+        self.show_error(None)
+
+
+class FormView(Vertical):
+    """A whole form for one spec: reads it, checks it and shows each error under its field."""
+
+    DEFAULT_CSS = """
+    FormView { height: auto; }
+    FormView.-hide-names .field-name { display: none; }
+    FormView > .form-error { color: $error; height: auto; display: none; }
+    FormView.-invalid > .form-error { display: block; }
+    """
+
+    def __init__(
+        self,
+        spec: FieldSpec,
+        check: Checker,
+        *,
+        initial: Any = MISSING,
+        show_names: bool = True,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes="form-view")
+        self.spec = spec
+        self.check = check
+        self.initial = initial
+        self.set_class(not show_names, "-hide-names")
+
+    def compose(self) -> ComposeResult:
+        initial = {} if self.spec.kind == "json" and self.initial is MISSING else self.initial
+        root = build_field(self.spec, initial, show_label=False)
+        root.remove_class("-nested")
+        yield root
+        yield Static("", classes="form-error")
+
+    @property
+    def root(self) -> FieldWidget:
+        """The top field (an object, or the JSON editor)."""
+        return self.query_children(FieldWidget).first()
+
+    def collect(self) -> tuple[Any, Collected]:
+        """The value as shown and what could not be read, without showing anything."""
+        found = Collected()
+        value = self.root.collect((), found)
+        return value, found
+
+    def validate(self) -> tuple[Any, dict[Path, str]]:
+        """Read and check the form; show every error under its field; return the value and the errors."""
+        value, found = self.collect()
+        errors = dict(found.errors)
+        if not errors:
+            errors = self.check({} if value is MISSING else value)
+        self.show_errors(errors, found.widgets)
+        return value, errors
+
+    def show_errors(self, errors: Mapping[Path, str], widgets: Mapping[Path, FieldWidget]) -> None:
+        """Put each error under the deepest field on its path; clear the rest."""
+        placed: dict[FieldWidget, str] = {}
+        loose: list[str] = []
+        for path, message in errors.items():
+            target = _nearest(path, widgets)
+            if target is None or (target is self.root and path and self.spec.kind != "json"):
+                loose.append(f"{'/'.join(map(str, path)) or 'form'}: {message}")
+            else:
+                placed.setdefault(target, message)
+        for widget in widgets.values():
+            widget.show_error(placed.get(widget))
+        first = next((widget for widget in widgets.values() if widget in placed), None)
+        if first is not None:
+            first.scroll_visible()
+            focusable = [widget for widget in first.query("*") if widget.focusable]
+            if focusable:
+                focusable[0].focus()
+        self.set_class(bool(loose), "-invalid")
+        self.query_children(".form-error").first(Static).update(safe("\n".join(loose)))
+
+    def on_json_field_edited(self, event: JsonField.Edited) -> None:
+        """Check a JSON field as it is typed: syntax first, then its part of the schema."""
+        field = event.field
+        found = Collected()
+        value = field.collect((), found)
+        if found.errors:
+            field.show_error(found.errors[()])
+            return
+        if value is MISSING:
+            field.show_error(None)
+            return
+        schema = self.spec.schema if field is self.root else sub_schema(self.spec.schema, field.spec.schema)
+        errors = schema_errors(schema, value)
+        first = next(iter(errors.items()), None)
+        field.show_error(None if first is None else f"{'/'.join(map(str, first[0])) or 'value'}: {first[1]}")
+
+
+def _nearest(path: Path, widgets: Mapping[Path, FieldWidget]) -> FieldWidget | None:
+    for end in range(len(path), -1, -1):
+        widget = widgets.get(path[:end])
+        if widget is not None:
+            return widget
+    return None

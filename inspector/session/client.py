@@ -336,13 +336,12 @@ class InspectorSession:
         """One request at the session's version; a -32022 naming a mutual version is retried once at it."""
         for attempt in range(2):
             version = self.version
+            self._progress_tokens += 1
+            # A progress token on the calls that can run long, so their progress lands on their round (both eras).
+            extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
             if self.legacy:
-                sent = params
+                sent = with_meta(params, extra) if extra else params
             else:
-                self._progress_tokens += 1
-                extra = (
-                    {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
-                )
                 caps = self.capabilities if capabilities is None else capabilities
                 sent = with_meta(params, build_meta(version, caps, extra=extra))
             headers = self._headers(method, params) if self.transport.kind == "http" else None

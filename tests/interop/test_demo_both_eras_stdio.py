@@ -1,0 +1,107 @@
+"""Every demo flow over stdio in both eras, through the real session: the demo server is built on the official
+Python SDK (a dual-era peer), so this is the "same flows read the same way" check of issue 3.
+
+In the modern era the example answers file answers by input-request key. A legacy server request has no key, so the
+legacy run answers elicitations by the field the form asks for, which is what a person reading the form does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from inspector.answers.base import Answer
+from inspector.answers.build import build_answer_source
+from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
+from inspector.session.client import InspectorSession
+from inspector.transport.stdio import StdioTransport
+
+DEMO = [sys.executable, "-m", "inspector.demo"]
+EXAMPLE: dict[str, Any] = json.loads(example_answers_path().read_text(encoding="utf-8"))
+
+
+class FormFieldAnswers:
+    """Answers a keyless (legacy) elicitation with the example answer whose content has the form's fields."""
+
+    def __init__(self) -> None:
+        self.fallback = build_answer_source(None, "fail", True, ["/tmp"])
+        self.asked: list[str] = []
+
+    async def answer(self, key: str | None, request: dict[str, Any]) -> Answer:
+        params = request.get("params") or {}
+        if request.get("method") == "elicitation/create":
+            if params.get("mode") == "url":
+                self.asked.append("url")
+                return Answer({"action": "accept"}, "test: url consent")
+            fields = set((params.get("requestedSchema") or {}).get("properties", {}))
+            for name, response in EXAMPLE.items():
+                content = response.get("content") if isinstance(response, dict) else None
+                if isinstance(content, dict) and set(content) == fields:
+                    self.asked.append(name)
+                    return Answer(response, f"test: form fields of {name}")
+            raise AssertionError(f"no example answer has the fields {sorted(fields)}")
+        return await self.fallback.answer(key, request)
+
+
+def expected_rounds(era: str) -> dict[str, int]:
+    """How many rounds each flow takes: MRTR retries in the modern era, server requests in the legacy era."""
+    if era == "modern":
+        return {
+            "add": 1,
+            "get_weather": 2,
+            "update_work_item": 3,
+            "ask_capital": 2,
+            "rolling_login": 3,
+            "heavy_report": 2,
+            "show_roots": 2,
+            "book_meeting": 2,
+            "open_dashboard": 2,
+            "slow_count": 1,
+            "code_review": 2,
+            "demo://report": 2,
+        }
+    return {
+        "add": 1,
+        "get_weather": 2,
+        "update_work_item": 3,
+        "ask_capital": 2,
+        "rolling_login": 4,
+        "heavy_report": 1,
+        "show_roots": 2,
+        "book_meeting": 2,
+        "open_dashboard": 2,
+        "slow_count": 1,
+        "code_review": 2,
+        "demo://report": 2,
+    }
+
+
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_every_demo_flow_completes_and_reads_the_same_way(era: str) -> None:
+    answers = build_answer_source(example_answers_path(), "fail", True, []) if era == "modern" else FormFieldAnswers()
+    session = InspectorSession(StdioTransport(DEMO), answers, era=era)  # type: ignore[arg-type]
+    try:
+        decision = await session.connect()
+        outcomes = await run_demo_flows(session)
+    finally:
+        await session.close()
+    assert decision.era == era
+    assert [o.status for o in outcomes] == ["complete"] * len(DEMO_FLOWS), [(o.call.name, o.detail) for o in outcomes]
+    rounds = {o.call.name: len(o.call.rounds) for o in outcomes}
+    assert rounds == expected_rounds(era)
+    texts = {o.call.name: json.dumps(o.result) for o in outcomes}
+    assert "4301" in texts["update_work_item"]
+    assert "octocat" in texts["get_weather"]
+    assert "Paris" in texts["ask_capital"]
+    by_kind = {r.kind for o in outcomes for r in o.call.rounds}
+    assert by_kind == ({"request"} if era == "modern" else {"request", "server-request"})
+    if era == "modern":
+        states = [r.request_state for o in outcomes for r in o.call.rounds if r.request_state is not None]
+        assert states and all(s.echoed is True for s in states)
+    unexplained = [f for f in session.timeline.findings if f.code not in ("era",)]
+    assert unexplained == []
+    progress = [n for o in outcomes if o.call.name == "slow_count" for r in o.call.rounds for n in r.notifications]
+    assert len(progress) == 5

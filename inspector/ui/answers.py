@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, Answer, CallCancelled, NoAnswer, describe_request
 from inspector.answers.roots import SOURCE as ROOTS_SOURCE
-from inspector.answers.roots import ConfiguredRoots
+from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.answers.validation import validate_roots_answer, validate_sampling_answer
@@ -41,7 +41,8 @@ YOU: Final = "you"
 CURRENT_CALL: ContextVar[str | None] = ContextVar("inspector_current_call", default=None)
 """The label of the call whose input requests are being answered (e.g. ``tools/call book_meeting``)."""
 
-RootsSource = ConfiguredRoots | Callable[[], ConfiguredRoots]
+RootsSource = ConfiguredRoots | list[Root] | Callable[[], ConfiguredRoots | list[Root]]
+"""Where roots/list answers come from: a store, a list, or a callable returning either (read at each request)."""
 HostSource = str | Callable[[], str | None] | None
 ResultT = TypeVar("ResultT")
 
@@ -79,11 +80,24 @@ class InteractiveAnswers:
         """Set when the user ticks "answer every sampling request with the stub model" in the sampling dialog."""
         self.ask_roots = True
         """Cleared when the user ticks "don't ask again" in the roots dialog: roots/list then uses the store."""
+        self.edited_roots: list[Root] | None = None
+        """The roots as the user last sent them from the dialog (None until then); they win over the source."""
 
-    @property
-    def roots(self) -> ConfiguredRoots:
-        """The roots store that answers roots/list (and that the roots dialog edits)."""
-        return self._roots() if callable(self._roots) else self._roots
+    def current_roots(self) -> list[Root]:
+        """The roots that answer roots/list now: the user's last edit, else the source's."""
+        if self.edited_roots is not None:
+            return list(self.edited_roots)
+        source = self._roots() if callable(self._roots) else self._roots
+        return list(source.roots if isinstance(source, ConfiguredRoots) else source)
+
+    def _keep_roots(self, roots: list[Root]) -> None:
+        """Remember the user's roots, and write them back into a store or list the source hands out."""
+        self.edited_roots = list(roots)
+        source = self._roots() if callable(self._roots) else self._roots
+        if isinstance(source, ConfiguredRoots):
+            source.roots = list(roots)
+        else:
+            source[:] = roots
 
     @property
     def server_host(self) -> str | None:
@@ -125,14 +139,13 @@ class InteractiveAnswers:
         return Answer(reply.response, reply.source)
 
     async def _roots_answer(self, key: str | None, request: InputRequest, call: str | None) -> Answer:
-        store = self.roots
         if not self.ask_roots:
-            return Answer(store.result(), ROOTS_SOURCE)
-        reply: RootsReply = await self._ask(RootsModal(store.roots, call=call, key=key), key, request)
-        store.roots = list(reply.roots)
+            return Answer(_roots_result(self.current_roots()), ROOTS_SOURCE)
+        reply: RootsReply = await self._ask(RootsModal(self.current_roots(), call=call, key=key), key, request)
+        self._keep_roots(reply.roots)
         if reply.dont_ask:
             self.ask_roots = False
-        response: InputResponse = store.result()
+        response = _roots_result(reply.roots)
         validate_roots_answer(response)
         return Answer(response, YOU)
 
@@ -155,3 +168,8 @@ class InteractiveAnswers:
         if result is None:
             raise CallCancelled(f"the user cancelled the call at {describe_request(key, request)}")
         return result
+
+
+def _roots_result(roots: list[Root]) -> InputResponse:
+    """The ListRootsResult for ``roots``: fresh dicts, so later edits never change what was sent."""
+    return {"roots": [dict(root) for root in roots]}

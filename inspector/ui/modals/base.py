@@ -44,7 +44,7 @@ class AnswerModal(ModalScreen[ResultT]):
     AnswerModal { align: center middle; }
     AnswerModal > .answer-dialog {
         width: 94%; max-width: 120; height: auto; max-height: 96%;
-        border: thick $primary; border-title-color: $text; border-title-style: bold;
+        border: thick $timeline-input-required; border-title-color: $text; border-title-style: bold;
         background: $surface; padding: 0 1;
     }
     AnswerModal .answer-title { height: auto; margin-bottom: 1; }

@@ -54,7 +54,13 @@ class InspectorApp(App[None]):
         ),
         Binding("t", "next_theme", "theme", id="app.theme", tooltip="Switch to the next theme"),
         Binding(
-            "ctrl+p", "command_palette", "commands", id="app.palette", tooltip="Open the command palette", priority=True
+            "ctrl+p",
+            "command_palette",
+            "commands",
+            id="app.palette",
+            tooltip="Open the command palette",
+            priority=True,
+            show=False,
         ),
         Binding("q", "quit", "quit", id="app.quit", tooltip="Close the session and quit"),
     ]

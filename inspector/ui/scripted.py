@@ -346,19 +346,17 @@ def recorded_timeline(calls: int) -> Timeline:
     for index in range(1, calls + 1):
         t += 0.01
         builder.apply(records.call_started(t, index, "tools/call", {"name": "add", "arguments": {"a": index, "b": 1}}))
-        for round_ in range(3 if index % 5 == 0 else 1):
-            request = {
-                "jsonrpc": "2.0",
-                "id": next_id,
-                "method": "tools/call",
-                "params": {"name": "add", "_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}},
-            }
+        rounds = 3 if index % 5 == 0 else 1
+        state: str | None = None
+        for round_ in range(rounds):
+            params: JsonObject = {"name": "add", "_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}}
+            if state is not None:
+                params["requestState"] = state
+            request = {"jsonrpc": "2.0", "id": next_id, "method": "tools/call", "params": params}
             builder.apply(records.wire(t, "c2s", json.dumps(request), call=index))
-            last = round_ == (2 if index % 5 == 0 else 0)
+            state = _state({"r": round_}) if round_ < rounds - 1 else None
             result: JsonObject = (
-                _text(str(index + 1))
-                if last
-                else {"resultType": "input_required", "requestState": _state({"r": round_})}
+                _text(str(index + 1)) if state is None else {"resultType": "input_required", "requestState": state}
             )
             t += 0.004
             builder.apply(records.wire(t, "s2c", json.dumps({"jsonrpc": "2.0", "id": next_id, "result": result})))

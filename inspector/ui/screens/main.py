@@ -29,7 +29,7 @@ from inspector.ui.bridge import (
     TimelineBridge,
 )
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
-from inspector.ui.widgets.catalog import KINDS, Catalog, CatalogKind
+from inspector.ui.widgets.catalog import KINDS, Catalog, CatalogKind, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
@@ -137,7 +137,7 @@ class MainScreen(Screen[None]):
         self.query_one(ConnectErrorPanel).display = False
         self.query_one("#filter").display = False
         self._header()
-        self.timeline_view.focus()
+        self.query_one(CatalogList).focus()
         self.connect()
 
     def _header(self) -> None:

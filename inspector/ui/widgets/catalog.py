@@ -27,10 +27,11 @@ TITLES: Final[dict[CatalogKind, str]] = {
 }
 ANNOTATIONS: Final = (
     ("readOnlyHint", "ro"),
-    ("destructiveHint", "destructive"),
+    ("destructiveHint", "destr"),
     ("idempotentHint", "idem"),
     ("openWorldHint", "open"),
 )
+"""Annotation hint -> the short mark shown after the name when the hint is true."""
 
 
 def item_name(kind: CatalogKind, item: dict[str, Any]) -> str:
@@ -76,10 +77,10 @@ class Catalog(Vertical):
     """Everything the server offers. Set ``items`` with ``set_items``; posts ``Chosen`` and ``Previewed``."""
 
     DEFAULT_CSS = """
-    Catalog { width: 32; border: round $panel; background: $surface; }
+    Catalog { width: 30; border: round $panel; background: $surface; }
     Catalog:focus-within { border: round $primary; }
     Catalog Input { border: none; height: 1; padding: 0 1; background: $panel; }
-    Catalog CatalogList { border: none; height: 1fr; background: $surface; }
+    Catalog CatalogList, Catalog CatalogList:focus { border: none; height: 1fr; background: $surface; }
     """
 
     class Chosen(Message):
@@ -180,5 +181,5 @@ class Catalog(Vertical):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         found = self._by_option.get(event.option.id or "")
-        if found is not None:
+        if found is not None and self.has_focus_within:
             self.post_message(self.Previewed(*found))

@@ -118,9 +118,11 @@ class RequestStatePanel(Widget):
             value.update(Text("no requestState on the selected round", style="italic"))
             for widget in (size, looks, echo):
                 widget.update("")
+            size.tooltip = None
             return
         value.update(Text(clean(state.value)))
-        size.update(f"🔒 {self.where} · {state.length:,} chars · sha256 {state.sha256}")
+        size.update(f"{self.where} · {state.length:,} chars · sha256 {state.sha256[:16]}…")
+        size.tooltip = f"sha256 {state.sha256}"
         looks.update(f"looks like: {looks_like(state.value)}")
         text, style = echo_line(state)
         echo.update(text)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from inspector.session.timeline import Call, Round, Timeline
 
 ERROR_STATUSES: Final = frozenset({"error", "tool-error", "failed", "no-answer", "round-cap", "cancelled"})
+LOCK: Final = "🔒"
+"""The mark of a round that carried a requestState (and of the read-only panel)."""
 STYLE_NAMES: Final = ("request", "response", "error", "input-required", "pending", "finding", "dim", "state")
 Palette = dict[str, Style]
 """Style per name of ``STYLE_NAMES`` (from the widget's component classes, so from the theme)."""
@@ -174,16 +176,17 @@ def render_call(call: Call, expanded: bool, width: int, palette: Palette) -> Tex
     """The line of a call: fold mark, index, method, name, rounds, total latency, status, finding mark."""
     left = Text(no_wrap=True, end="")
     left.append("▼ " if expanded else "▶ ", palette["dim"])
-    left.append(f"#{call.index:<5}", palette["dim"])
-    left.append(f"{one_line(call.method, 28):<24} ", palette["request"])
+    left.append(f"#{call.index} ", palette["dim"])
+    left.append(f"{one_line(call.method, 40):<10} ", palette["request"])
     left.append(one_line(call.name or "", 200))
     right = Text(no_wrap=True, end="")
     rounds = len(call.rounds)
-    right.append(f"{rounds} round{'s' if rounds != 1 else ' '} ", palette["dim"])
+    right.append(f"{rounds} round{'s' if rounds != 1 else ' '}", palette["dim"])
     right.append(f"{_ms(call.total_ms):>7} ", palette["pending"])
-    right.append(f"{call.status:<14}", palette[status_style(call.status)])
+    right.append(call.status, palette[status_style(call.status)])
     found = len(call.all_findings())
-    right.append(f" ⚠{found:<3}" if found else "     ", palette["finding"])
+    if found:
+        right.append(f" ⚠{found}", palette["finding"])
     return _line(left, right, width)
 
 
@@ -195,7 +198,7 @@ def render_round(call: Call, round_: Round, width: int, palette: Palette) -> Tex
     if round_.kind == "server-request":
         left.append(f"← server request id {round_.request_id} {one_line(round_.method, 40)}", palette["input-required"])
     else:
-        retry = " retry" if round_.index > 1 and round_.echoed_state is not None else ""
+        retry = " retry" if round_.index > 1 else ""
         left.append(f"id {one_line(str(round_.request_id), 20)}{retry} → ", palette["request"])
         left.append(
             round_.result_type or ("error" if round_.error else "pending"), palette[_round_result_style(round_)]
@@ -205,7 +208,7 @@ def render_round(call: Call, round_: Round, width: int, palette: Palette) -> Tex
         left.append(f"  {one_line(keys, 120)}", palette["input-required"])
     right = Text(no_wrap=True, end="")
     if round_.request_state is not None:
-        right.append("🔒 ", palette["state"])
+        right.append(f"{LOCK} ", palette["state"])
     if round_.findings:
         right.append(f"⚠{len(round_.findings)} ", palette["finding"])
     right.append(f"{_ms(round_.latency_ms):>7}", palette["pending"])

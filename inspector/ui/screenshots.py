@@ -1,0 +1,211 @@
+"""Regenerates the SVG screenshots in ``screenshots/`` from the demo flows, headless.
+
+``generate(session_factory, out_dir)`` is what ``inspector screenshots`` calls with the composition root's factory
+(a real transport to the bundled demo server). ``python -m inspector.ui.screenshots`` does the same; since ``ui``
+may not import the CLI, it loads the factory named by ``--factory`` (``module:function``) at run time.
+
+Each shot opens a fresh app at a fixed size, drives one flow with the pilot, and saves an SVG. Answers the shot
+is not about come from a canned table; the modal shots (elicitation, sampling) let the app's own
+``InteractiveAnswers`` open its modal, take the picture, and cancel the call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from textual.pilot import Pilot
+
+from inspector.answers.base import Answer, AnswerSource
+from inspector.ui.app import InspectorApp
+from inspector.ui.screens.compose import ComposeScreen
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.session_port import SessionFactory
+from inspector.ui.target import Target
+from inspector.ui.themes import load_themes, shipped_themes_dir
+
+SIZE: Final = (160, 45)
+DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
+DEFAULT_FACTORY: Final = "inspector.cli.tui:screenshot_session_factory"
+CANNED: Final[dict[str, dict[str, Any]]] = {
+    "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
+    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+    "github_login": {"action": "accept", "content": {"name": "octocat"}},
+}
+Steps = Callable[[Pilot[None]], Awaitable[None]]
+
+
+class CannedFirst:
+    """Canned answers by input key; anything else goes to ``fallback`` (the app's interactive source)."""
+
+    def __init__(self, fallback: AnswerSource) -> None:
+        self.fallback = fallback
+
+    async def answer(self, key: str | None, request: dict[str, Any]) -> Answer:
+        """The canned answer for ``key``, else ask the fallback."""
+        if key in CANNED:
+            return Answer(CANNED[key], "you")
+        return await self.fallback.answer(key, request)
+
+
+async def _wait(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await pilot.pause(0.05)
+
+
+def _main(pilot: Pilot[None]) -> MainScreen:
+    for screen in pilot.app.screen_stack:
+        if isinstance(screen, MainScreen):
+            return screen
+    raise LookupError("no main screen")
+
+
+async def _connected(pilot: Pilot[None]) -> MainScreen:
+    await _wait(pilot, lambda: any(isinstance(s, MainScreen) and s.catalog_loaded for s in pilot.app.screen_stack))
+    return _main(pilot)
+
+
+async def _call(pilot: Pilot[None], name: str, arguments: dict[str, Any], *, wait_end: bool = True) -> MainScreen:
+    screen = await _connected(pilot)
+    count = len(screen._timeline().calls)
+    screen.run_call("tools", name, arguments)
+    await _wait(pilot, lambda: len(screen._timeline().calls) > count)
+    if wait_end:
+        await _wait(pilot, lambda: screen._timeline().calls[-1].status != "pending")
+    await pilot.pause(0.2)
+    return screen
+
+
+async def catalog(pilot: Pilot[None]) -> None:
+    """The catalog focused on update_work_item, its definition in the detail pane."""
+    screen = await _connected(pilot)
+    screen.query_one("#catalog-search").focus()
+    await pilot.press(*"update")
+    await pilot.press("enter")
+    await pilot.pause(0.2)
+
+
+async def composer(pilot: Pilot[None]) -> None:
+    """The call composer for update_work_item."""
+    await catalog(pilot)
+    await pilot.press("enter")
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, ComposeScreen))
+    await pilot.pause(0.3)
+
+
+async def timeline(pilot: Pilot[None]) -> None:
+    """update_work_item through its three rounds, unfolded, round 1 highlighted."""
+    screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    call = screen._timeline().calls[-1].index
+    screen.timeline_view.focus()
+    screen.timeline_view.select_call(call, 1)
+    await pilot.pause(0.2)
+
+
+async def request_state(pilot: Pilot[None]) -> None:
+    """The same call with round 2 highlighted: the requestState panel shows the state and its echo check."""
+    screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    call = screen._timeline().calls[-1]
+    with_state = [r.index for r in call.rounds if r.request_state is not None] or [1]
+    screen.timeline_view.focus()
+    screen.timeline_view.select_call(call.index, with_state[0])
+    await pilot.pause(0.2)
+
+
+async def _modal(pilot: Pilot[None], tool: str) -> None:
+    await _call(pilot, tool, {}, wait_end=False)
+    await _wait(pilot, lambda: not isinstance(pilot.app.screen, MainScreen))
+    await pilot.pause(0.3)
+
+
+async def elicitation(pilot: Pilot[None]) -> None:
+    """The elicitation form of book_meeting (every field type)."""
+    await _modal(pilot, "book_meeting")
+
+
+async def sampling(pilot: Pilot[None]) -> None:
+    """The sampling dialog of ask_capital."""
+    await _modal(pilot, "ask_capital")
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One screenshot: a file name, the flow that leads to it, and the theme."""
+
+    name: str
+    steps: Steps
+    theme: str = "inspector-dark"
+
+
+def shots() -> list[Shot]:
+    """Every screenshot, the themed timelines included (one per shipped theme)."""
+    found = [
+        Shot("catalog", catalog),
+        Shot("composer", composer),
+        Shot("timeline-multi-round", timeline),
+        Shot("request-state", request_state),
+        Shot("elicitation-book-meeting", elicitation),
+        Shot("sampling-ask-capital", sampling),
+    ]
+    for theme in load_themes(shipped_themes_dir()).themes:
+        found.append(Shot(f"theme-{theme}", request_state, theme))
+    return found
+
+
+async def take(shot: Shot, factory: SessionFactory, out_dir: Path, target: Target = DEMO) -> Path:
+    """Run one shot and save its SVG; returns the file written."""
+    app = InspectorApp(factory, target, shot.theme, None, config_dir=out_dir / ".config")
+    app.answers = CannedFirst(app.answers)
+    async with app.run_test(size=SIZE) as pilot:
+        await shot.steps(pilot)
+        app.save_screenshot(filename=f"{shot.name}.svg", path=str(out_dir))
+        for screen in app.screen_stack:
+            if isinstance(screen, MainScreen):
+                await screen.close_session()
+    return out_dir / f"{shot.name}.svg"
+
+
+def _prepare(out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+
+async def generate(factory: SessionFactory, out_dir: Path, only: list[str] | None = None) -> list[Path]:
+    """Every screenshot (or those named in ``only``) into ``out_dir``."""
+    _prepare(out_dir)
+    written = []
+    for shot in shots():
+        if only and shot.name not in only:
+            continue
+        written.append(await take(shot, factory, out_dir))
+    return written
+
+
+def load_factory(spec: str) -> SessionFactory:
+    """``module:function`` -> the session factory it names."""
+    module_name, _, attribute = spec.partition(":")
+    factory: SessionFactory = getattr(importlib.import_module(module_name), attribute)
+    return factory
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m inspector.ui.screenshots [--out DIR] [--factory MODULE:FUNCTION] [NAME ...]``."""
+    parser = argparse.ArgumentParser(prog="python -m inspector.ui.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="only these shots (default: all)")
+    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output folder (default: screenshots/)")
+    parser.add_argument("--factory", default=DEFAULT_FACTORY, help=f"session factory (default: {DEFAULT_FACTORY})")
+    args = parser.parse_args(argv)
+    written = asyncio.run(generate(load_factory(args.factory), args.out, args.names or None))
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,7 +2,8 @@
 
 ``generate(session_factory, out_dir)`` is what ``inspector screenshots`` calls with the composition root's factory
 (a real transport to the bundled demo server). ``python -m inspector.ui.screenshots`` does the same; since ``ui``
-may not import the CLI, it loads the factory named by ``--factory`` (``module:function``) at run time.
+may not import the CLI, it loads the factory named by ``--factory`` at run time (``module:function``, or by default
+the composition root's ``inspector.cli.compose.build_session``).
 
 Each shot opens a fresh app at a fixed size, drives one flow with the pilot, and saves an SVG. Answers the shot
 is not about come from a canned table; the modal shots (elicitation, sampling) let the app's own
@@ -32,7 +33,7 @@ from inspector.ui.themes import load_themes, shipped_themes_dir
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
-DEFAULT_FACTORY: Final = "inspector.cli.tui:screenshot_session_factory"
+DEFAULT_FACTORY: Final = "inspector.cli.compose"
 CANNED: Final[dict[str, dict[str, Any]]] = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
     "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
@@ -188,8 +189,16 @@ async def generate(factory: SessionFactory, out_dir: Path, only: list[str] | Non
 
 
 def load_factory(spec: str) -> SessionFactory:
-    """``module:function`` -> the session factory it names."""
+    """``module:function`` -> the session factory it names; a bare ``inspector.cli.compose`` builds one from its
+    ``build_session`` and ``TargetOptions`` (the composition root's own way to make a session)."""
     module_name, _, attribute = spec.partition(":")
+    if not attribute:
+        compose = importlib.import_module(module_name)
+
+        def from_compose(target: Target, answers: AnswerSource) -> Any:
+            return compose.build_session(compose.TargetOptions(spec=target.spec), answers, era=target.era)
+
+        return from_compose
     factory: SessionFactory = getattr(importlib.import_module(module_name), attribute)
     return factory
 

@@ -27,7 +27,7 @@ class Console(RichLog):
 
     DEFAULT_CSS = """
     Console { background: $surface; }
-    Console > .console--stderr { color: $text-muted; }
+    Console > .console--stderr { color: $foreground-muted; }
     Console > .console--log { color: $timeline-pending; }
     Console > .console--transport { color: $timeline-request; }
     Console > .console--session { color: $accent; }

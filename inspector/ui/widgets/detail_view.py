@@ -55,7 +55,7 @@ class DetailView(ScrollView, can_focus=True):
     DetailView { background: $surface; }
     DetailView > .detail--heading { color: $primary; text-style: bold; }
     DetailView > .detail--text { color: $foreground; }
-    DetailView > .detail--dim { color: $text-muted; }
+    DetailView > .detail--dim { color: $foreground-muted; }
     DetailView > .detail--error { color: $timeline-error; }
     DetailView > .detail--finding { color: $timeline-finding; }
     DetailView > .detail--fold { color: $accent; text-style: italic; }

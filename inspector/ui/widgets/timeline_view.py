@@ -54,9 +54,9 @@ class TimelineView(ScrollView, can_focus=True):
     TimelineView > .timeline--pending { color: $timeline-pending; }
     TimelineView > .timeline--finding { color: $timeline-finding; }
     TimelineView > .timeline--state { color: $request-state; }
-    TimelineView > .timeline--dim { color: $text-muted; }
+    TimelineView > .timeline--dim { color: $foreground-muted; }
     TimelineView > .timeline--cursor { background: $panel; text-style: bold; }
-    TimelineView:focus > .timeline--cursor { background: $primary 35%; }
+    TimelineView:focus > .timeline--cursor { background: $primary-muted; }
     """
 
     cursor: reactive[int] = reactive(0, always_update=False)

@@ -49,6 +49,7 @@ def call(
     stub_model: o.StubOpt = False,
     root: o.RootOpt = None,
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     as_json: o.JsonOpt = False,
     max_rounds: o.MaxRoundsOpt = 10,
     timeout: o.TimeoutOpt = 60.0,
@@ -70,6 +71,7 @@ def call(
             operation,
             era=o.era_from(era),
             record=record,
+            no_record=no_record,
             as_json=as_json,
             max_rounds=max_rounds,
             timeout=timeout,
@@ -89,6 +91,7 @@ def list_(
     secret: o.SecretOpt = None,
     era: o.EraOpt = "auto",
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     as_json: o.JsonOpt = False,
     timeout: o.TimeoutOpt = 60.0,
 ) -> None:
@@ -103,7 +106,16 @@ def list_(
         return await session.list_all(list_kind)
 
     code = run(
-        run_operation(target, source, operation, era=o.era_from(era), record=record, as_json=as_json, timeout=timeout)
+        run_operation(
+            target,
+            source,
+            operation,
+            era=o.era_from(era),
+            record=record,
+            no_record=no_record,
+            as_json=as_json,
+            timeout=timeout,
+        )
     )
     raise typer.Exit(code)
 
@@ -124,6 +136,7 @@ def prompt(
     stub_model: o.StubOpt = False,
     root: o.RootOpt = None,
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     as_json: o.JsonOpt = False,
     max_rounds: o.MaxRoundsOpt = 10,
     timeout: o.TimeoutOpt = 60.0,
@@ -143,6 +156,7 @@ def prompt(
             operation,
             era=o.era_from(era),
             record=record,
+            no_record=no_record,
             as_json=as_json,
             max_rounds=max_rounds,
             timeout=timeout,
@@ -166,6 +180,7 @@ def read(
     stub_model: o.StubOpt = False,
     root: o.RootOpt = None,
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     as_json: o.JsonOpt = False,
     max_rounds: o.MaxRoundsOpt = 10,
     timeout: o.TimeoutOpt = 60.0,
@@ -184,6 +199,7 @@ def read(
             operation,
             era=o.era_from(era),
             record=record,
+            no_record=no_record,
             as_json=as_json,
             max_rounds=max_rounds,
             timeout=timeout,
@@ -209,5 +225,6 @@ def demo_server(
 def main() -> None:
     """Console-script entry point."""
     from inspector.cli import more_commands  # noqa: F401  (registers the remaining commands)
+    from inspector.cli import replay_commands  # noqa: F401  (registers replay, export, sessions)
 
     app()

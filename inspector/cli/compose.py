@@ -102,12 +102,11 @@ def build_transport(target: TargetOptions) -> Transport:
 
 
 def default_recording_path(data_dir: Path | None = None) -> Path:
-    """A new file in the user's data folder, named by the time it starts."""
-    from platformdirs import user_data_path
+    """A new file in the recordings folder (``$INSPECTOR_DATA_DIR`` or the user's data folder), named by the time
+    it starts; old default recordings beyond the configured count/size are pruned first (``inspector.replay.store``)."""
+    from inspector.replay.store import new_recording_path
 
-    folder = data_dir or user_data_path("inspector") / "recordings"
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    return folder / f"session-{stamp}.jsonl"
+    return new_recording_path(data_dir)
 
 
 def open_recorder(path: Path | None, target: TargetOptions, era: str, transport_kind: str) -> Recorder | None:

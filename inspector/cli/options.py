@@ -39,7 +39,13 @@ StubOpt = Annotated[
 RootOpt = Annotated[
     list[str] | None, typer.Option("--root", help="A directory or file:// URI answered to roots/list (repeatable).")
 ]
-RecordOpt = Annotated[Path | None, typer.Option("--record", help="Record the session to this JSONL file.")]
+RecordOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--record", help="Record to this JSONL file (default: a new file in the data folder, see `inspector sessions`)."
+    ),
+]
+NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record this session.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of the timeline.")]
 MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each response.")]

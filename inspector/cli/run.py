@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.answers.base import AnswerSource
-from inspector.cli.compose import TargetOptions, UsageError, build_session
+from inspector.cli.compose import TargetOptions, UsageError, build_session, default_recording_path
 from inspector.headless.document import outcome_document
 from inspector.headless.render import print_timeline
 from inspector.protocol.display import printable
@@ -46,12 +46,17 @@ async def run_operation(
     era: EraMode,
     record: Path | None,
     as_json: bool,
+    no_record: bool = False,
     max_rounds: int = 10,
     timeout: float = 60.0,
     show_all_calls: bool = False,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
 ) -> int:
-    """Connect, run ``operation``, report, close; returns the exit code."""
+    """Connect, run ``operation``, report, close; returns the exit code.
+
+    Records to ``record``, else to a new default recording unless ``no_record``; the path is printed on exit."""
+    if record is None and not no_record:
+        record = default_recording_path()
     try:
         session = build_session(target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout)
     except UsageError as bad:
@@ -69,6 +74,7 @@ async def run_operation(
                 error_console().print(Text("  server: ", style="dim") + Text(printable(line)))
             if as_json:
                 print(json.dumps({"status": "failed", "exitCode": EXIT_CONNECT, "detail": failure.message}))
+            _say_recorded(record)
             return EXIT_CONNECT
         outcome = await operation(session)
     finally:
@@ -83,9 +89,17 @@ async def run_operation(
         print_timeline(console, session.timeline, calls=None if show_all_calls else [outcome.call])
         if outcome.status != "complete" and outcome.detail:
             say_error(f"{outcome.call.method} ended {outcome.status}: {outcome.detail}")
+        if outcome.status == "failed":
+            # The detail says "see the server's stderr": headless, there is no console pane to see it in.
+            for line in [c.text for c in session.timeline.console if c.source == "stderr"][-20:]:
+                error_console().print(Text("  server: ", style="dim") + Text(printable(line)))
+    _say_recorded(record)
+    return outcome.exit_code
+
+
+def _say_recorded(record: Path | None) -> None:
     if record is not None:
         error_console().print(Text(f"recorded to {record}", style="dim"))
-    return outcome.exit_code
 
 
 def run(coro: Awaitable[int]) -> int:

@@ -1,0 +1,249 @@
+"""``inspector replay``, ``inspector export`` and ``inspector sessions``: recordings read back, re-run and exported.
+
+Exit codes: ``replay FILE`` 0 (printed, even with unreadable lines: they are listed on stderr), 2 when the file
+cannot be opened; ``replay FILE --against SPEC`` 0 all match, 1 any difference, 3 connection or transport failure,
+5 no answer, 6 round cap, 4 JSON-RPC error (a live failure the recorded call did not have), 2 usage; ``export`` 0,
+2 when the call cannot be exported that way; ``sessions`` 0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from inspector.cli import app
+from inspector.cli import options as o
+from inspector.cli.compose import UsageError, build_session, default_recording_path
+from inspector.cli.run import EXIT_CONNECT, error_console, run, say_error
+from inspector.headless.document import call_json, finding_json
+from inspector.headless.render import print_timeline
+from inspector.protocol.display import one_line, printable
+from inspector.replay.answers import ReplayAnswers
+from inspector.replay.diff import PatternError, parse_pattern
+from inspector.replay.export import FORMATS, ExportError, export_call
+from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
+from inspector.replay.report import print_report, report_json
+from inspector.replay.rerun import rerun
+from inspector.replay.steps import print_steps
+from inspector.replay.store import limits, list_sessions, recordings_dir
+from inspector.session.client import ConnectError, EraMode
+from inspector.session.timeline import Timeline
+from inspector.transport.base import TransportStartError
+
+FileArg = Annotated[Path, typer.Argument(help="A recording (.jsonl), e.g. one listed by `inspector sessions`.")]
+
+
+def _load(path: Path) -> Loaded:
+    try:
+        return load_recording(path)
+    except RecordingError as bad:
+        say_error(bad.message, bad.hint)
+        raise typer.Exit(2) from None
+
+
+def _say_problems(problems: list[Problem]) -> None:
+    console = error_console()
+    for problem in problems:
+        style = "bold red" if problem.severity == "error" else "bold yellow"
+        console.print(Text(f"{problem.severity}: ", style=style) + Text(printable(problem.describe())))
+
+
+def _era_mode(era: str, recorded: Timeline) -> EraMode:
+    if era == "recorded":
+        return recorded.era.era if recorded.era is not None else "auto"
+    return o.era_from(era)
+
+
+@app.command()
+def replay(
+    file: FileArg,
+    step: Annotated[
+        bool, typer.Option("--step", help="Walk the session message by message, with the time gaps.")
+    ] = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="With --step: print every message without waiting.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the calls (or the re-run report) as JSON.")] = False,
+    against: Annotated[
+        str | None, typer.Option("--against", help="Re-run every recorded call against this server and diff results.")
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help="A result path not to compare, e.g. 'content[*].text'.")
+    ] = None,
+    compare_meta: Annotated[
+        bool, typer.Option("--compare-meta", help="Also compare _meta (ignored by default).")
+    ] = False,
+    lists: Annotated[
+        bool, typer.Option("--lists", help="Also re-run and compare tools/prompts/resources lists.")
+    ] = False,
+    era: Annotated[str, typer.Option("--era", help="recorded (default), auto, modern or legacy.")] = "recorded",
+    header: o.HeaderOpt = None,
+    bearer: o.BearerOpt = None,
+    env: o.EnvOpt = None,
+    secret: o.SecretOpt = None,
+    record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
+    max_rounds: o.MaxRoundsOpt = 10,
+    timeout: o.TimeoutOpt = 60.0,
+) -> None:
+    """Show a recorded session offline (no server is started), walk it with --step, or re-run it --against a
+    server and diff every call's result (exit 0 all match, 1 any difference, 3/4/5 as `inspector call`)."""
+    loaded = _load(file)
+    timeline = build_loaded(loaded)
+    _say_problems(loaded.problems)
+    if against is not None:
+        try:
+            patterns = [parse_pattern(p) for p in ignore or []]
+        except PatternError as bad:
+            raise typer.BadParameter(str(bad)) from None
+        target = o.target_from(against, False, header, bearer, env, secret)
+        recording = None if no_record else (record or default_recording_path())
+        answers = ReplayAnswers()
+
+        async def main() -> int:
+            try:
+                session = build_session(
+                    target,
+                    answers,
+                    era=_era_mode(era, timeline),
+                    record=recording,
+                    max_rounds=max_rounds,
+                    timeout=timeout,
+                )
+            except UsageError as bad:
+                say_error(str(bad), "see inspector replay --help")
+                return 2
+            try:
+                try:
+                    await session.connect()
+                except (ConnectError, TransportStartError) as failure:
+                    say_error(failure.message, failure.hint)
+                    return EXIT_CONNECT
+                report = await rerun(
+                    timeline,
+                    session,
+                    answers,
+                    recording=str(file),
+                    ignore=patterns,
+                    compare_meta=compare_meta,
+                    lists=lists,
+                )
+            finally:
+                await session.close()
+                if session.log.recorder is not None:
+                    session.log.recorder.close()
+            report.ignore = list(ignore or [])
+            unreadable = [p for p in loaded.problems if p.severity == "error"]
+            if unreadable:
+                report.notes.append(f"{len(unreadable)} line(s) of the recording could not be read (listed on stderr)")
+            if as_json:
+                sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+            else:
+                print_report(Console(highlight=False), report)
+            if recording is not None:
+                error_console().print(Text(f"re-run recorded to {recording}", style="dim"))
+            return report.exit_code
+
+        raise typer.Exit(run(main()))
+    if as_json:
+        doc = {
+            "recording": str(file),
+            "header": loaded.header,
+            "problems": [p.to_json() for p in loaded.problems],
+            "era": timeline.era.era if timeline.era else None,
+            "protocolVersion": timeline.era.version if timeline.era else None,
+            "server": timeline.server_info,
+            "calls": [call_json(c) for c in timeline.calls],
+            "findings": [finding_json(f) for f in timeline.findings],
+        }
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        raise typer.Exit(0)
+    console = Console(highlight=False)
+    if step:
+        wait = None if no_wait or not sys.stdin.isatty() else (lambda: input())
+        print_steps(console, loaded.records, wait)
+    else:
+        print_timeline(console, timeline)
+    raise typer.Exit(0)
+
+
+@app.command("export")
+def export(
+    file: FileArg,
+    call: Annotated[int, typer.Option("--call", min=1, help="The call number (#N on the timeline).")],
+    fmt: Annotated[
+        str, typer.Option("--as", help="curl (one HTTP round), json (the call's messages) or python.")
+    ] = "json",
+    round_: Annotated[int | None, typer.Option("--round", min=1, help="With --as curl: the round (default 1).")] = None,
+) -> None:
+    """Export one recorded call: a curl command reproducing one HTTP round, its JSON-RPC messages, or an SDK script."""
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"--as must be one of {', '.join(FORMATS)}")
+    loaded = _load(file)
+    timeline = build_loaded(loaded)
+    _say_problems([p for p in loaded.problems if p.severity == "error"])
+    try:
+        text = export_call(timeline, call, fmt, round_, header=loaded.header)
+    except ExportError as bad:
+        say_error(str(bad))
+        raise typer.Exit(2) from None
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _local_time(started: str | None) -> str:
+    if started is None:
+        return "?"
+    try:
+        return dt.datetime.fromisoformat(started).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return started
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+@app.command()
+def sessions(as_json: o.JsonOpt = False) -> None:
+    """List the recorded sessions kept in the data folder, newest first (date, target, era, calls, size)."""
+    folder = recordings_dir()
+    warnings: list[str] = []
+    keep = limits(warnings)
+    for warning in warnings:
+        error_console().print(Text("warning: ", style="bold yellow") + Text(printable(warning)))
+    found = list_sessions(folder)
+    if as_json:
+        doc = {
+            "folder": str(folder),
+            "keep": {"files": keep.files, "bytes": keep.bytes},
+            "sessions": [s.to_json() for s in found],
+        }
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        raise typer.Exit(0)
+    console = Console(highlight=False)
+    if not found:
+        console.print(Text(f"no recordings in {folder}", style="dim"))
+        raise typer.Exit(0)
+    console.print(
+        Text(f"{len(found)} recording(s) in {folder} (keeping {keep.files} / {keep.bytes // 2**20} MB)", style="bold")
+    )
+    for summary in found:
+        line = Text(f"{_local_time(summary.started)}  ")
+        line.append(f"{summary.era or '?':<18} ", style="cyan")
+        line.append(f"{summary.calls:>5} calls  {_size(summary.size):>9}  ", style="dim")
+        line.append(summary.path.name if summary.readable else f"{summary.path.name} (unreadable)")
+        console.print(line)
+        console.print(
+            Text("    " + one_line(summary.target or "?", 200), style="dim"), no_wrap=True, overflow="ellipsis"
+        )

@@ -1,0 +1,197 @@
+"""One recorded call, exported: a curl command for one HTTP round, its JSON-RPC messages, or an SDK script.
+
+``export_call(timeline, call_index, fmt, round=None)`` is what ``inspector export`` prints and what the TUI copies.
+Secrets stay as recorded: the recorder replaced them with ``[redacted]``, and the export says so rather than guess.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Final, Literal
+
+from inspector.replay.answers import recorded_answers
+from inspector.session.records import Record
+from inspector.session.timeline import Call, Round, Timeline, WireMessage
+
+ExportFormat = Literal["curl", "json", "python"]
+FORMATS: Final[tuple[ExportFormat, ...]] = ("curl", "json", "python")
+REDACTED: Final = "[redacted]"
+CURL_SKIPS: Final = frozenset({"host", "content-length", "connection", "accept-encoding"})
+"""Headers curl derives itself (the same values) or that would change what it prints (compressed bodies)."""
+
+
+class ExportError(Exception):
+    """The call cannot be exported in that format; the message says why and what to use instead."""
+
+
+def _call(timeline: Timeline, call_index: int) -> Call:
+    call = timeline.call(call_index)
+    if call is None:
+        raise ExportError(f"there is no call #{call_index}: the recording has calls #1 to #{len(timeline.calls)}")
+    return call
+
+
+def messages_of(call: Call) -> list[WireMessage]:
+    """Every message of the call, both directions, in the order it crossed the wire."""
+    found: list[WireMessage] = []
+    for round_ in call.rounds:
+        found.append(round_.request)
+        found.extend(round_.notifications)
+        if round_.response is not None:
+            found.append(round_.response)
+    return sorted(found, key=lambda message: message.at)
+
+
+def export_json(call: Call) -> str:
+    """The JSON-RPC messages of a call as a JSON array of the exact texts, parsed (unparsable ones as strings)."""
+    items: list[object] = []
+    for message in messages_of(call):
+        try:
+            items.append(json.loads(message.raw))
+        except ValueError:
+            items.append(message.raw)
+    return json.dumps(items, ensure_ascii=False, indent=2)
+
+
+def _http_round(call: Call, round_number: int | None) -> tuple[Round, WireMessage]:
+    if not call.rounds:
+        raise ExportError(f"call #{call.index} has no rounds: nothing was sent")
+    number = round_number or 1
+    if not 1 <= number <= len(call.rounds):
+        raise ExportError(f"call #{call.index} has rounds 1 to {len(call.rounds)}, not {number}")
+    round_ = call.rounds[number - 1]
+    # A legacy server request arrived on a stream; what we POSTed for that round is our reply.
+    sent = round_.request if round_.kind == "request" else round_.response
+    if sent is None or sent.direction != "c2s":
+        raise ExportError(f"round {number} of call #{call.index} has no request that we sent")
+    if sent.http is None or not sent.http.url:
+        raise ExportError(
+            f"call #{call.index} was recorded over stdio: there is no HTTP request to reproduce with curl; "
+            "use --as json for its JSON-RPC messages (or --as python for an SDK script)"
+        )
+    return round_, sent
+
+
+def export_curl(call: Call, round_number: int | None = None, *, recorded: str = "") -> str:
+    """A curl command that sends round ``round_number`` (default the first) of ``call`` exactly as recorded."""
+    round_, sent = _http_round(call, round_number)
+    http = sent.http
+    assert http is not None and http.url is not None
+    lines = [
+        f"# call #{call.index} {call.method}{' ' + call.name if call.name else ''}, round {round_.index} of "
+        f"{len(call.rounds)} (JSON-RPC id {round_.request_id}){', recorded ' + recorded if recorded else ''}",
+        "# headers and body exactly as recorded; secrets stay redacted as recorded: replace [redacted] before running",
+    ]
+    names = {name.lower() for name in http.request_headers}
+    if "mcp-session-id" in names:
+        lines.append("# Mcp-Session-Id names the recorded session: the server must still know it")
+    parts = ["curl", "-sS", "-X", http.method or "POST", shlex.quote(http.url)]
+    for name, value in http.request_headers.items():
+        if name.lower() not in CURL_SKIPS:
+            parts.append(f"-H {shlex.quote(f'{name}: {value}')}")
+    parts.append(f"--data-raw {shlex.quote(sent.raw)}")
+    return "\n".join(lines) + "\n" + " \\\n  ".join(parts)
+
+
+_CALLBACKS: Final = {
+    "elicitation/create": (
+        "elicitation_callback",
+        "async def elicit(context, params):\n"
+        '    return t.ElicitResult.model_validate(recorded("elicitation/create", context) or {"action": "decline"})\n',
+        "elicit",
+    ),
+    "sampling/createMessage": (
+        "sampling_callback",
+        "async def sample(context, params):\n"
+        '    return t.CreateMessageResult.model_validate(recorded("sampling/createMessage", context))\n',
+        "sample",
+    ),
+    "roots/list": (
+        "list_roots_callback",
+        "async def roots(context):\n"
+        '    return t.ListRootsResult.model_validate(recorded("roots/list", context) or {"roots": []})\n',
+        "roots",
+    ),
+}
+_LOOKUP: Final = (
+    "def recorded(method, context):\n"
+    '    """The answer recorded under the same input-request key, else the first one recorded for the method."""\n'
+    "    answers = RECORDED_ANSWERS.get(method, {})\n"
+    "    return answers.get(str(getattr(context, 'request_id', '')), next(iter(answers.values()), None))\n"
+)
+
+
+def _answers_code(call: Call) -> tuple[str, str]:
+    """(code defining the recorded answers and callbacks, extra Client arguments)."""
+    by_method: dict[str, dict[str, object]] = {}
+    for answer in recorded_answers(call):
+        if answer.method in _CALLBACKS:
+            by_method.setdefault(answer.method, {}).setdefault(answer.key or "", answer.response)
+    if not by_method:
+        return "", ""
+    code = f"RECORDED_ANSWERS = {by_method!r}\n\n\n{_LOOKUP}"
+    arguments = ""
+    for method in by_method:
+        keyword, function, name = _CALLBACKS[method]
+        code += f"\n\n{function}"
+        arguments += f", {keyword}={name}"
+    return code + "\n\n", arguments
+
+
+def export_python(call: Call, target: str, transport: str) -> str:
+    """A short script that makes the same call with the official SDK (``mcp.Client``), answering input requests
+    with the answers recorded for this call."""
+    params = call.params
+    name = params.get("name")
+    if call.method == "tools/call":
+        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+        action = f"await client.call_tool({name!r}, {arguments!r})"
+    elif call.method == "prompts/get":
+        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else None
+        action = f"await client.get_prompt({name!r}, {arguments!r})"
+    elif call.method == "resources/read":
+        action = f"await client.read_resource({params.get('uri')!r})"
+    elif call.method in ("tools/list", "prompts/list", "resources/list"):
+        action = f"await client.list_{call.method.split('/')[0]}()"
+    else:
+        raise ExportError(f"call #{call.index} is {call.method}, which the SDK script does not cover; use --as json")
+    imports = "import asyncio\n\nimport mcp_types as t\nfrom mcp import Client\n"
+    if transport == "http":
+        server = repr(target)
+        setup = "# secrets (an Authorization header) are not in the recording: pass an httpx client if needed\n"
+    else:
+        argv = shlex.split(target) or ["server"]
+        imports += "from mcp.client.stdio import StdioServerParameters\n"
+        setup = (
+            "# environment variables the server needs are not in the recording\n"
+            f"SERVER = StdioServerParameters(command={argv[0]!r}, args={argv[1:]!r})\n"
+        )
+        server = "SERVER"
+    answers, client_arguments = _answers_code(call)
+    title = f"{call.method}{' ' + str(name) if name else ''}"
+    return (
+        f'"""Call #{call.index} of a recorded session ({title}), made again with the official MCP Python SDK."""\n\n'
+        f"{imports}\n{setup}{answers}\n"
+        "async def main() -> None:\n"
+        f"    async with Client({server}{client_arguments}) as client:\n"
+        f"        result = {action}\n"
+        "        print(result.model_dump_json(indent=2, by_alias=True, exclude_none=True))\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    asyncio.run(main())\n"
+    )
+
+
+def export_call(
+    timeline: Timeline, call_index: int, fmt: ExportFormat, round: int | None = None, *, header: Record | None = None
+) -> str:
+    """Call #``call_index`` of ``timeline`` as ``fmt``; ``ExportError`` says why it cannot be, and what to use."""
+    call = _call(timeline, call_index)
+    if fmt == "curl":
+        started = header.get("started") if header is not None else None
+        return export_curl(call, round, recorded=started if isinstance(started, str) else "")
+    if fmt == "json":
+        return export_json(call)
+    if fmt == "python":
+        return export_python(call, timeline.target, timeline.transport)
+    raise ExportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

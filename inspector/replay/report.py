@@ -1,0 +1,139 @@
+"""The re-run report, for people (rich) and for CI (``--json``).
+
+Server text is printed through ``one_line`` into ``Text`` objects, never as markup, like the rest of the headless face.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from inspector.protocol.display import one_line
+from inspector.replay.diff import Difference
+from inspector.replay.rerun import Comparison, RerunReport
+from inspector.session.timeline import Call
+
+VALUE_WIDTH = 110
+
+
+def _value(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return one_line(json.dumps(text, ensure_ascii=False) if isinstance(value, str) else text, VALUE_WIDTH)
+
+
+def _what(call: Call) -> str:
+    return f"#{call.index} {call.method}" + (f" {call.name}" if call.name else "")
+
+
+def difference_line(difference: Difference) -> Text:
+    """``path: recorded → live`` (or added / removed)."""
+    line = Text("      ")
+    line.append(one_line(difference.path, 80), style="bold")
+    line.append(": ")
+    if difference.kind == "added":
+        line.append("added ", style="green")
+        line.append(_value(difference.live))
+    elif difference.kind == "removed":
+        line.append("removed ", style="red")
+        line.append(_value(difference.recorded))
+    else:
+        line.append(_value(difference.recorded), style="red")
+        line.append(" → ")
+        line.append(_value(difference.live), style="green")
+    return line
+
+
+def comparison_lines(comparison: Comparison) -> list[Text]:
+    """One call: a mark, what it was, match or different, then each difference and note."""
+    head = Text()
+    if comparison.matches:
+        head.append("✓ ", style="green")
+    else:
+        head.append("✗ ", style="bold red")
+    head.append(one_line(_what(comparison.recorded), 70), style="bold")
+    head.append("  ")
+    head.append("match" if comparison.matches else "different", style="green" if comparison.matches else "bold red")
+    if comparison.live is not None and comparison.live.index != comparison.recorded.index:
+        head.append(f"  (live #{comparison.live.index})", style="dim")
+    lines = [head]
+    lines.extend(difference_line(d) for d in comparison.differences)
+    for note in comparison.notes:
+        lines.append(Text("      note: ", style="cyan") + Text(one_line(note, 200)))
+    return lines
+
+
+def _skipped_text(skipped: list[Call]) -> str:
+    counts = Counter(call.method for call in skipped)
+    return ", ".join(f"{method} ×{n}" if n > 1 else method for method, n in counts.items())
+
+
+def print_report(console: Console, report: RerunReport) -> None:
+    """The whole report: header, one block per call, summary line."""
+    head = Text("re-run of ", style="bold")
+    head.append(one_line(report.recording, 100))
+    head.append(" against ", style="bold")
+    head.append(one_line(report.against, 100))
+    console.print(head)
+    facts = f"recorded {report.recorded_era or '?'} · live {report.live_era or '?'}"
+    if report.skipped:
+        facts += f" · not re-run: {_skipped_text(report.skipped)}"
+    if report.ignore:
+        facts += f" · ignoring {', '.join(report.ignore)}"
+    console.print(Text(one_line(facts, 300), style="dim"))
+    for note in report.notes:
+        console.print(Text("note: ", style="cyan") + Text(one_line(note, 200)))
+    for comparison in report.comparisons:
+        for line in comparison_lines(comparison):
+            console.print(line)
+    total = len(report.comparisons)
+    different = len(report.different)
+    if not total:
+        console.print(Text("no calls to re-run in this recording", style="yellow"))
+    elif different:
+        summary = Text(f"{different} of {total} call{'s' if total != 1 else ''} differ", style="bold red")
+        summary.append(f" (exit {report.exit_code})", style="dim")
+        console.print(summary)
+    else:
+        console.print(Text(f"all match: {total} call{'s' if total != 1 else ''} re-run", style="bold green"))
+
+
+def comparison_json(comparison: Comparison) -> dict[str, Any]:
+    """One call of the report as JSON."""
+    recorded = comparison.recorded
+    return {
+        "call": recorded.index,
+        "liveCall": comparison.live.index if comparison.live is not None else None,
+        "method": recorded.method,
+        "name": recorded.name,
+        "recordedStatus": recorded.status,
+        "liveStatus": comparison.live_status,
+        "match": comparison.matches,
+        "differences": [d.to_json() for d in comparison.differences],
+        "notes": comparison.notes,
+    }
+
+
+def report_json(report: RerunReport) -> dict[str, Any]:
+    """The whole report as one JSON document."""
+    return {
+        "recording": report.recording,
+        "against": report.against,
+        "recordedEra": report.recorded_era,
+        "liveEra": report.live_era,
+        "match": not report.different,
+        "exitCode": report.exit_code,
+        "summary": {
+            "rerun": len(report.comparisons),
+            "match": len(report.comparisons) - len(report.different),
+            "different": len(report.different),
+            "skipped": len(report.skipped),
+        },
+        "ignore": report.ignore,
+        "notes": report.notes,
+        "calls": [comparison_json(c) for c in report.comparisons],
+        "skipped": [{"call": c.index, "method": c.method} for c in report.skipped],
+    }

@@ -1,0 +1,185 @@
+"""Re-run a recording against a live server and compare each call's final result with the recorded one.
+
+Which calls: every call the user made (``tools/call``, ``prompts/get``, ``resources/read`` and any other request)
+is re-driven with the same params, in the recorded order. ``server/discover`` and ``initialize`` are never re-run
+(the live session does its own handshake); the catalog lists (``tools/list`` ...) only with ``lists=True``, and
+then compared as the whole list of items over every page. The live session lists tools once before the first call,
+as ``inspector call`` does (HTTP needs the tool schemas for the Mcp-Param headers); that listing is not compared.
+
+What is compared: the call's status, and its final result (or JSON-RPC error) with ``diff.diff``: requestState
+never, ``_meta`` only when asked, ignore patterns as given. Round counts and questions the recording did not have
+are notes: shown, but not differences, since the contract is the final result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.replay.answers import ReplayAnswers
+from inspector.replay.diff import Difference, JsonPath, diff
+from inspector.session.client import LIST_METHODS, InspectorSession, ListKind
+from inspector.session.outcome import EXIT_CODES, Outcome
+from inspector.session.timeline import Call, CallStatus, Timeline
+
+HANDSHAKE: Final = frozenset({"server/discover", "initialize"})
+LIST_KINDS: Final[dict[str, ListKind]] = {method: kind for kind, (method, _) in LIST_METHODS.items()}
+EXIT_MATCH: Final = 0
+EXIT_DIFFERENT: Final = 1
+_FAILURE_ORDER: Final = (3, 5, 6, 4)
+"""When a call's live status differs and is a failure, the run exits as ``inspector call`` would, worst first."""
+
+
+@dataclass(slots=True)
+class Comparison:
+    """One recorded call, re-run: what it ended with on each side, the differences and the notes."""
+
+    recorded: Call
+    live: Call | None
+    live_status: CallStatus | None
+    differences: list[Difference] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def matches(self) -> bool:
+        """True when status and final result are the same (notes do not count)."""
+        return not self.differences
+
+    @property
+    def exit_code(self) -> int:
+        """0 match; the ``inspector call`` code of a live failure the recording did not have; else 1."""
+        if self.matches:
+            return EXIT_MATCH
+        if self.live_status is not None and self.live_status != self.recorded.status:
+            code = EXIT_CODES.get(self.live_status, 3)
+            if code in _FAILURE_ORDER:
+                return code
+        return EXIT_DIFFERENT
+
+
+@dataclass(slots=True)
+class RerunReport:
+    """Every comparison of one re-run, and what was left out."""
+
+    recording: str
+    against: str
+    recorded_era: str | None
+    live_era: str | None
+    comparisons: list[Comparison] = field(default_factory=list)
+    skipped: list[Call] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Session-wide notes (an era that differs, problems reading the recording)."""
+
+    @property
+    def different(self) -> list[Comparison]:
+        """The calls that did not match."""
+        return [c for c in self.comparisons if not c.matches]
+
+    @property
+    def exit_code(self) -> int:
+        """0 all match; 3/5/6/4 (in that order) when a live call failed where the recorded one had not; else 1."""
+        codes = {c.exit_code for c in self.comparisons}
+        for code in _FAILURE_ORDER:
+            if code in codes:
+                return code
+        return EXIT_DIFFERENT if self.different else EXIT_MATCH
+
+
+def rerun_plan(recorded: Timeline, *, lists: bool = False) -> tuple[list[Call], list[Call]]:
+    """(calls to re-run, calls skipped), in recorded order."""
+    chosen: list[Call] = []
+    skipped: list[Call] = []
+    for call in recorded.calls:
+        if call.method in HANDSHAKE or (call.method in LIST_KINDS and not lists):
+            skipped.append(call)
+        else:
+            chosen.append(call)
+    return chosen, skipped
+
+
+def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | None) -> tuple[str, Any]:
+    if status == "error" and error is not None:
+        return "error", error
+    return "result", result
+
+
+def _list_items(call: Call) -> JsonObject | None:
+    """A recorded catalog list as one result: the items of every page, like ``list_all`` returns them."""
+    field_name = LIST_METHODS[LIST_KINDS[call.method]][1]
+    items: list[Any] = []
+    for round_ in call.rounds:
+        page = round_.result
+        if page is None:
+            return call.result
+        found = page.get(field_name)
+        if isinstance(found, list):
+            items.extend(item for item in found if isinstance(item, dict))
+    return {field_name: items}
+
+
+def compare(recorded: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:
+    """Status and final result (or error) of a recorded call against its live outcome."""
+    live = outcome.call
+    found = Comparison(recorded, live, outcome.status)
+    if recorded.status != outcome.status:
+        found.differences.append(Difference("(status)", "changed", recorded.status, outcome.status))
+    recorded_result = (
+        _list_items(recorded) if recorded.method in LIST_KINDS and recorded.status == "complete" else recorded.result
+    )
+    kind_recorded, value_recorded = _payload(recorded.status, recorded_result, recorded.error)
+    kind_live, value_live = _payload(outcome.status, outcome.result, outcome.error)
+    if kind_recorded == kind_live and (value_recorded is not None or value_live is not None):
+        for difference in diff(value_recorded, value_live, ignore=ignore, compare_meta=compare_meta):
+            path = (
+                difference.path if kind_recorded == "result" else f"error.{difference.path}".removesuffix(".(result)")
+            )
+            found.differences.append(Difference(path, difference.kind, difference.recorded, difference.live))
+    elif kind_recorded != kind_live and not found.differences:
+        found.differences.append(Difference("(status)", "changed", kind_recorded, kind_live))
+    recorded_rounds = len([r for r in recorded.rounds if r.kind == "request"])
+    live_rounds = len([r for r in live.rounds if r.kind == "request"])
+    if recorded_rounds != live_rounds:
+        found.notes.append(f"{recorded_rounds} round(s) recorded, {live_rounds} live")
+    return found
+
+
+async def rerun(
+    recorded: Timeline,
+    session: InspectorSession,
+    answers: ReplayAnswers,
+    *,
+    recording: str = "",
+    ignore: list[JsonPath] | None = None,
+    compare_meta: bool = False,
+    lists: bool = False,
+) -> RerunReport:
+    """Re-drive the recorded calls on ``session`` (connected, answering through ``answers``) and compare them."""
+    live_era = session.timeline.era
+    report = RerunReport(
+        recording,
+        session.timeline.target,
+        f"{recorded.era.era} {recorded.era.version}" if recorded.era else None,
+        f"{live_era.era} {live_era.version}" if live_era else None,
+    )
+    if report.recorded_era and report.live_era and report.recorded_era != report.live_era:
+        report.notes.append(f"recorded in {report.recorded_era}, re-run in {report.live_era}")
+    chosen, report.skipped = rerun_plan(recorded, lists=lists)
+    patterns = list(ignore or [])
+    if chosen and not any(call.method == "tools/list" for call in chosen):
+        await session.list_all("tools")
+    for call in chosen:
+        answers.use(call)
+        if call.method in LIST_KINDS:
+            outcome = await session.list_all(LIST_KINDS[call.method])
+        else:
+            outcome = await session.request(call.method, dict(call.params))
+        comparison = compare(call, outcome, ignore=patterns, compare_meta=compare_meta)
+        comparison.notes.extend(answers.notes)
+        unused = answers.unused()
+        if unused:
+            keys = ", ".join(repr(a.key) if a.key is not None else a.method for a in unused)
+            comparison.notes.append(f"the live server did not ask for {len(unused)} recorded answer(s): {keys}")
+        report.comparisons.append(comparison)
+    return report

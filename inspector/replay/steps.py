@@ -1,0 +1,178 @@
+"""Step mode: the recording walked message by message, with the time since the session started and the gap since
+the previous message, for demos of MRTR flows (``inspector replay FILE --step``).
+
+Each wire message is one step (what it is, in a line, then its exact text shortened); session events (a call
+started, an answer given, a call ended) are printed between steps without a step of their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from inspector.protocol.display import one_line
+from inspector.protocol.jsonrpc import classify
+from inspector.session.records import Record
+
+RAW_WIDTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of the walk: when, the gap since the previous message, what, and the raw text for messages."""
+
+    at: float
+    gap: float | None
+    """Seconds since the previous wire message (None for events and the first message)."""
+    text: Text
+    raw: str | None = None
+
+    @property
+    def is_message(self) -> bool:
+        """A wire message (a step to wait on) rather than an event line."""
+        return self.raw is not None
+
+
+def _params(message: dict[str, Any] | None) -> dict[str, Any]:
+    params = message.get("params") if message is not None else None
+    return params if isinstance(params, dict) else {}
+
+
+def _outgoing(record: Record, names: dict[int, str]) -> Text:
+    parsed = classify(str(record.get("raw", "")))
+    line = Text("→ ", style="bold cyan")
+    call = record.get("call")
+    where = f"#{call} " if isinstance(call, int) else ""
+    if parsed.kind == "request":
+        params = _params(parsed.message)
+        line.append(f"{where}{parsed.method}", style="bold")
+        name = names.get(call) if isinstance(call, int) else None
+        if name:
+            line.append(f" {one_line(name, 40)}", style="bold cyan")
+        line.append(f" (id {parsed.id})", style="dim")
+        responses = params.get("inputResponses")
+        if isinstance(responses, dict) and responses:
+            line.append("  answers " + ", ".join(one_line(str(k), 30) for k in responses), style="magenta")
+        state = params.get("requestState")
+        if isinstance(state, str):
+            line.append(f"  echoes requestState ({len(state)} chars)", style="yellow")
+    elif parsed.kind in ("response", "error"):
+        line.append(f"{where}reply to server request id {parsed.id}", style="magenta")
+    elif parsed.kind == "notification":
+        line.append(f"{where}{parsed.method}", style="dim")
+    else:
+        line.append(f"invalid message: {parsed.problem}", style="red")
+    return line
+
+
+def _incoming(record: Record) -> Text:
+    parsed = classify(str(record.get("raw", "")))
+    line = Text("← ", style="bold green")
+    message = parsed.message or {}
+    if parsed.kind == "response":
+        result = message.get("result") if isinstance(message.get("result"), dict) else {}
+        assert isinstance(result, dict)
+        kind = str(result.get("resultType", "complete"))
+        line.append(f"id {parsed.id} ", style="dim")
+        line.append(kind, style="magenta" if kind == "input_required" else "green")
+        requests = result.get("inputRequests")
+        if isinstance(requests, dict) and requests:
+            line.append("  asks " + ", ".join(one_line(str(k), 30) for k in requests), style="bold magenta")
+        state = result.get("requestState")
+        if isinstance(state, str):
+            line.append(f"  requestState ({len(state)} chars)", style="yellow")
+        if result.get("isError") is True:
+            line.append("  isError", style="yellow")
+    elif parsed.kind == "error":
+        error = message.get("error") if isinstance(message.get("error"), dict) else {}
+        assert isinstance(error, dict)
+        line.append(f"id {parsed.id} error {error.get('code')} ", style="red")
+        line.append(one_line(str(error.get("message", "")), 80))
+    elif parsed.kind == "notification":
+        params = _params(parsed.message)
+        line.append(str(parsed.method), style="dim")
+        if parsed.method == "notifications/progress":
+            line.append(f" {params.get('progress')}/{params.get('total', '?')}", style="dim")
+    elif parsed.kind == "request":
+        line.append(f"server request {parsed.method} (id {parsed.id})", style="bold magenta")
+    else:
+        line.append(f"invalid message: {parsed.problem}", style="red")
+    return line
+
+
+def _event(record: Record, names: dict[int, str]) -> Text | None:
+    name = record.get("event")
+    call = record.get("call")
+    where = f"#{call} " if isinstance(call, int) else ""
+    if name == "call":
+        label = f"{record.get('method')}" + (f" {names[call]}" if isinstance(call, int) and call in names else "")
+        return Text(f"  ┌ {where}{one_line(label, 80)}", style="bold")
+    if name == "answer":
+        key = record.get("key")
+        text = Text("  │ answered ", style="magenta")
+        text.append(f"{one_line(str(key), 40)}: " if key is not None else "")
+        text.append(one_line(json.dumps(record.get("response"), ensure_ascii=False), 80))
+        text.append(f" ({one_line(str(record.get('source', '')), 30)})", style="dim")
+        return text
+    if name == "end":
+        return Text(f"  └ {where}{record.get('status')}", style="bold")
+    if name == "era":
+        return Text(f"  era {record.get('era')} {record.get('version')}: {one_line(str(record.get('why', '')), 100)}")
+    if name == "finding":
+        return Text(f"  ⚠ {record.get('code')}: {one_line(str(record.get('message', '')), 120)}", style="yellow")
+    if name == "fault":
+        return Text(f"  ✗ transport: {one_line(str(record.get('message', '')), 120)}", style="red")
+    if name == "closed":
+        return Text(f"  connection closed: {one_line(str(record.get('reason', '')), 100)}", style="dim")
+    return None
+
+
+def steps(records: list[Record]) -> Iterator[Step]:
+    """The walk, in recorded order."""
+    names: dict[int, str] = {}
+    previous: float | None = None
+    for record in records:
+        at = float(record.get("t", 0.0))
+        direction = record.get("dir")
+        if direction == "event":
+            if record.get("event") == "call" and isinstance(record.get("call"), int):
+                params = record.get("params") if isinstance(record.get("params"), dict) else {}
+                assert isinstance(params, dict)
+                label = params.get("name", params.get("uri"))
+                if isinstance(label, str):
+                    names[record["call"]] = label
+            text = _event(record, names)
+            if text is not None:
+                yield Step(at, None, text)
+            continue
+        if direction == "stderr":
+            yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line(str(record.get("raw", "")), 160)))
+            continue
+        text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
+        yield Step(at, None if previous is None else at - previous, text, str(record.get("raw", "")))
+        previous = at
+
+
+def print_steps(console: Console, records: list[Record], wait: Callable[[], object] | None = None) -> int:
+    """Print the walk; ``wait`` (e.g. ``input``) is called before every message after the first. Returns messages."""
+    shown = 0
+    for step in steps(records):
+        if step.is_message and shown and wait is not None:
+            wait()
+        clock = Text(f"{step.at:9.3f}s ", style="dim")
+        if step.is_message:
+            gap = step.gap or 0.0
+            clock.append(f"+{gap * 1000:8.1f}ms ", style="bold yellow" if gap >= 0.5 else "dim")
+            shown += 1
+        else:
+            clock.append(" " * 12)
+        console.print(clock + step.text)
+        if step.raw is not None:
+            width = max(40, min(RAW_WIDTH, console.width - 24))
+            console.print(Text(" " * 23 + one_line(step.raw, width), style="dim"), no_wrap=True, overflow="ellipsis")
+    return shown

@@ -1,0 +1,104 @@
+"""Shared pieces of the replay tests: servers to record (the demo, the changed fixture; stdio or HTTP), a live
+recorded session of every demo flow, and the CLI run in-process."""
+
+from __future__ import annotations
+
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+import inspector.cli.more_commands  # registers demo, as main() does
+import inspector.cli.replay_commands  # noqa: F401  (registers replay, export, sessions)
+from inspector.answers.build import build_answer_source
+from inspector.cli import app
+from inspector.cli.demo_flows import example_answers_path, run_demo_flows
+from inspector.session import records
+from inspector.session.client import EraMode, InspectorSession
+from inspector.session.recorder import Recorder
+from inspector.session.timeline import Timeline
+from inspector.transport.base import Transport
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+CHANGED_SERVER = FIXTURES / "changed_server.py"
+DEMO = [sys.executable, "-m", "inspector.demo"]
+CHANGED = [sys.executable, str(CHANGED_SERVER)]
+STARTUP_TIMEOUT = 20.0
+
+
+def invoke(*args: str) -> Result:
+    """``inspector ARGS`` in this process; stdout and stderr kept apart."""
+    return CliRunner().invoke(app, list(args))
+
+
+@contextmanager
+def http_server(argv: list[str]) -> Iterator[str]:
+    """Run ``argv --http --port 0`` and yield the URL it prints on stderr (bounded wait, no sleep)."""
+    process = subprocess.Popen(
+        [*argv, "--http", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        url = None
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stderr, selectors.EVENT_READ)
+            while url is None and (remaining := deadline - time.monotonic()) > 0:
+                if not selector.select(timeout=remaining):
+                    break
+                line = process.stderr.readline()
+                if not line:
+                    break
+                if " on http://" in line:
+                    url = line.strip().rsplit(" ", 1)[-1]
+        assert url is not None, f"the server did not print its URL (exit code {process.poll()})"
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def transport_for(spec: str | list[str]) -> Transport:
+    """Stdio for an argv, Streamable HTTP for a URL."""
+    if isinstance(spec, str):
+        from inspector.transport.http import StreamableHttpTransport
+
+        return StreamableHttpTransport(spec)
+    from inspector.transport.stdio import StdioTransport
+
+    return StdioTransport(spec)
+
+
+async def record_demo_session(spec: str | list[str], path: Path, era: EraMode = "auto") -> Timeline:
+    """Run every demo flow live, recording to ``path``; returns the live timeline (after close)."""
+    transport = transport_for(spec)
+    header = records.header(
+        transport.describe(), transport.kind, era, started="2026-01-01T00:00:00+00:00", inspector_version="test"
+    )
+    recorder = Recorder(path, header)
+    session = InspectorSession(
+        transport, build_answer_source(example_answers_path(), "fail", True, []), era=era, recorder=recorder
+    )
+    try:
+        await session.connect()
+        outcomes = await run_demo_flows(session)
+        assert all(outcome.ok for outcome in outcomes), [(o.call.name, o.status, o.detail) for o in outcomes]
+    finally:
+        await session.close()
+        recorder.close()
+    return session.timeline

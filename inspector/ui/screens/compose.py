@@ -88,6 +88,12 @@ class ComposeScreen(ModalScreen[ComposeResultValue | None]):
         verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}.get(self.kind, "call")
         name = self.item.get("name", self.item.get("uriTemplate", ""))
         self.query_one("#compose-box").border_title = f"{verb} {safe_line(str(name), limit=60).plain}"
+        # Keyboard first: the cursor starts in the first field (or on the Call button when there is none).
+        first = next(
+            (w for w in self.query("Input, TextArea, Select, Checkbox, RadioSet, Button") if w.focusable), None
+        )
+        if first is not None:
+            first.focus()
 
     @on(Composer.Submitted)
     def _submitted(self, event: JsonComposer.Submitted) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlparse
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -107,10 +108,19 @@ class InspectorApp(App[None]):
     def _interactive_answers(self) -> AnswerSource:
         interactive = interactive_answers_class()
         if interactive is not None:
-            source: AnswerSource = interactive(self, lambda: list(self.roots), lambda: self.stub_sampling)
+            source: AnswerSource = interactive(
+                self, lambda: list(self.roots), lambda: self.stub_sampling, server_host=self.server_host
+            )
             return source
         # Until the interactive source lands: stub model (when asked), roots, and "no answer" for the rest.
         return build_answer_source(on_missing="fail", stub_model=self.stub_sampling, roots=self.roots)
+
+    def server_host(self) -> str | None:
+        """The host of the HTTP server in use (URL-mode elicitation warns about a different domain), else None."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, MainScreen) and screen.target.url:
+                return urlparse(screen.target.url).hostname
+        return None
 
     def _register_themes(self) -> list[str]:
         loaded = load_themes(shipped_themes_dir(), self.config_dir / "themes")

@@ -132,7 +132,7 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
         doc.heading("error")
         doc.json(call.error, unfold=unfold)
     elif call.result is not None:
-        doc.heading("result")
+        doc.heading("result" if call.finished_at is not None else "last response so far")
         final = call.final_round
         raw = final.response.raw if final is not None and final.response is not None else ""
         doc.json(call.result, unfold=unfold, raw_size=len(raw.encode("utf-8", "surrogatepass")))

@@ -42,8 +42,8 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
             id="elicitation.accept",
             tooltip="Send the form's content (checked against requestedSchema first)",
         ),
-        Binding("ctrl+d", "decline", "Decline", id="elicitation.decline", tooltip='Send {"action": "decline"}'),
-        Binding("ctrl+x", "cancel", "Cancel", id="elicitation.cancel", tooltip='Send {"action": "cancel"}'),
+        Binding("ctrl+r", "decline", "Decline", id="elicitation.decline", tooltip='Send {"action": "decline"}'),
+        Binding("ctrl+g", "cancel", "Cancel", id="elicitation.cancel", tooltip='Send {"action": "cancel"}'),
     ]
 
     def __init__(self, params: Mapping[str, Any], *, call: str | None = None, key: str | None = None) -> None:
@@ -65,13 +65,14 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
             )
         with VerticalScroll(classes="answer-body"):
             yield FormView(self.spec, self._check, show_names=False, id="elicitation-form")
-        yield Static("Required fields are marked *. Nothing is sent until you accept.", classes="answer-note")
+        note = "Required fields are marked *." if self.unsupported is None else "The content is one JSON object."
+        yield Static(f"{note} Nothing is sent until you accept.", classes="answer-note")
 
     def compose_buttons(self) -> ComposeResult:
         yield Button("Accept", variant="primary", id="accept", compact=True, tooltip="Send the content (ctrl+enter)")
-        yield Button("Decline", id="decline", compact=True, tooltip='Send {"action": "decline"} (ctrl+d)')
+        yield Button("Decline", id="decline", compact=True, tooltip='Send {"action": "decline"} (ctrl+r)')
         yield Button(
-            "Cancel", variant="warning", id="cancel", compact=True, tooltip='Send {"action": "cancel"} (ctrl+x)'
+            "Cancel", variant="warning", id="cancel", compact=True, tooltip='Send {"action": "cancel"} (ctrl+g)'
         )
 
     @property

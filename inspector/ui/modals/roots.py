@@ -43,6 +43,7 @@ class RootRow(Horizontal):
     RootRow { height: auto; }
     RootRow > Vertical { height: auto; width: 1fr; }
     RootRow .root-inputs { height: 1; }
+    RootRow Input { background: $panel; }
     RootRow .root-uri { width: 3fr; }
     RootRow .root-name { width: 1fr; margin-left: 1; }
     RootRow .root-remove { width: 5; min-width: 5; margin-left: 1; }

@@ -57,7 +57,7 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
     SamplingModal .sampling-reply TextArea { height: 6; }
     SamplingModal .sampling-row { height: auto; }
     SamplingModal .sampling-row > Label { width: 12; padding-top: 0; }
-    SamplingModal .sampling-row > Input { width: 1fr; }
+    SamplingModal .sampling-row > Input { width: 1fr; background: $panel; }
     SamplingModal .sampling-row > Select { width: 24; }
     SamplingModal #sampling-error { color: $error; height: auto; }
     """

@@ -49,6 +49,7 @@ class FieldWidget(Vertical):
     FieldWidget.-invalid > .field-error { display: block; }
     FieldWidget .field-control { height: auto; }
     FieldWidget .field-null { width: auto; height: 1; }
+    FieldWidget Input, FieldWidget SelectCurrent { background: $panel; }
     """
 
     def __init__(self, spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> None:

@@ -41,6 +41,7 @@ class ObjectField(FieldWidget):
 
     DEFAULT_CSS = """
     ObjectField > .field-control > .object-body { height: auto; }
+    ObjectField > .field-control > .object-body > FieldWidget:last-child { margin-bottom: 0; }
     ObjectField.-nested > .field-control > .object-body { border-left: outer $panel-lighten-2; padding-left: 1; }
     """
 
@@ -173,6 +174,7 @@ class FormView(Vertical):
     DEFAULT_CSS = """
     FormView { height: auto; }
     FormView.-hide-names .field-name { display: none; }
+    FormView > JsonField TextArea { min-height: 8; max-height: 24; }
     FormView > .form-error { color: $error; height: auto; display: none; }
     FormView.-invalid > .form-error { display: block; }
     """

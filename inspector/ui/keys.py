@@ -29,7 +29,8 @@ def _display(node: DOMNode, binding: Binding) -> str:
 
 
 def gather_keys(screen: Screen[object]) -> list[KeyInfo]:
-    """Every binding with an id on the app, the screen and its widgets, once each (by id), app keys last."""
+    """Every binding with an id on the app, the screen and its widgets that is available now, once each (by id),
+    app keys last."""
     seen: set[str] = set()
     found: list[KeyInfo] = []
     nodes: list[DOMNode] = [screen, *screen.query("*")]
@@ -39,6 +40,8 @@ def gather_keys(screen: Screen[object]) -> list[KeyInfo]:
             for item in binding:
                 if item.id is None or item.id in seen or item.system:
                     continue
+                if node.check_action(item.action.split("(")[0], ()) is False:
+                    continue  # not available here now (e.g. "retry" while connected)
                 seen.add(item.id)
                 found.append(
                     KeyInfo(item.id, _display(node, item), item.description, item.tooltip, where, item.action, node)

@@ -224,7 +224,9 @@ def demo_server(
 
 def main() -> None:
     """Console-script entry point."""
-    from inspector.cli import more_commands  # noqa: F401  (registers the remaining commands)
-    from inspector.cli import replay_commands  # noqa: F401  (registers replay, export, sessions)
+    from inspector.cli import (
+        more_commands,  # noqa: F401  (registers the remaining commands)
+        replay_commands,  # noqa: F401  (registers replay, export, sessions)
+    )
 
     app()

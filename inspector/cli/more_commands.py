@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -141,3 +142,18 @@ def connect(
     target = o.target_from(spec, False, header, bearer, env, secret) if spec is not None else None
     code = open_tui(target, era=o.era_from(era), record=record, theme=theme, roots=root, stub_sampling=stub_model)
     raise typer.Exit(code)
+
+
+@app.command()
+def screenshots(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the SVGs.")] = Path("screenshots"),
+    only: Annotated[list[str] | None, typer.Argument(help="Only these shots (default: all).")] = None,
+) -> None:
+    """Regenerate the SVG screenshots of the TUI from the demo flows (what the README shows)."""
+    import asyncio
+
+    from inspector.cli.tui import make_session_factory
+    from inspector.ui.screenshots import generate
+
+    for path in asyncio.run(generate(make_session_factory(None), out, only or None)):
+        typer.echo(path)

@@ -9,6 +9,8 @@ from inspector.cli.compose import TargetOptions, build_session, default_recordin
 from inspector.session.client import EraMode, InspectorSession
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from inspector.answers.base import AnswerSource
     from inspector.ui.target import Target
 
@@ -18,6 +20,21 @@ def ui_target(options: TargetOptions, era: EraMode, *, name: str = "") -> Target
     from inspector.ui.target import Target
 
     return Target.from_spec(options.spec, headers=options.parsed_headers(), era=era, name=name)
+
+
+def make_session_factory(
+    recording: Path | None, given: TargetOptions | None = None
+) -> Callable[[Target, AnswerSource], InspectorSession]:
+    """The factory the UI calls to turn a chosen target into a session (transport + recorder + session)."""
+
+    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        options = TargetOptions(spec=chosen.spec, headers=[f"{k}: {v}" for k, v in chosen.headers.items()])
+        if given is not None and given.spec == chosen.spec:
+            options = given  # keep --bearer / --secret so they are redacted from the recording
+        options.env = options.env or [f"{k}={v}" for k, v in chosen.env.items()]
+        return build_session(options, answers, era=chosen.era, record=recording)
+
+    return session_factory
 
 
 def open_tui(
@@ -35,15 +52,7 @@ def open_tui(
     from inspector.ui.app import run_app
 
     recording = None if no_record else (record or default_recording_path())
-    secrets_from = target
-
-    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
-        options = TargetOptions(spec=chosen.spec, headers=[f"{k}: {v}" for k, v in chosen.headers.items()])
-        if secrets_from is not None and secrets_from.spec == chosen.spec:
-            options = secrets_from  # keep --bearer / --secret so they are redacted from the recording
-        options.env = options.env or [f"{k}={v}" for k, v in chosen.env.items()]
-        return build_session(options, answers, era=chosen.era, record=recording)
-
+    session_factory = make_session_factory(recording, target)
     shown = ui_target(target, era, name="demo server" if demo else "") if target is not None else None
     return run_app(
         session_factory,

@@ -1,9 +1,7 @@
 """Regenerates the SVG screenshots in ``screenshots/`` from the demo flows, headless.
 
 ``generate(session_factory, out_dir)`` is what ``inspector screenshots`` calls with the composition root's factory
-(a real transport to the bundled demo server). ``python -m inspector.ui.screenshots`` does the same; since ``ui``
-may not import the CLI, it loads the factory named by ``--factory`` at run time (``module:function``, or by default
-the composition root's ``inspector.cli.compose.build_session``).
+(a real transport to the bundled demo server); ``ui`` never builds a session itself.
 
 Each shot opens a fresh app at a fixed size, drives one flow with the pilot, and saves an SVG. Answers the shot
 is not about come from a canned table; the modal shots (elicitation, sampling) let the app's own
@@ -12,9 +10,7 @@ is not about come from a canned table; the modal shots (elicitation, sampling) l
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import importlib
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -33,7 +29,6 @@ from inspector.ui.themes import load_themes, shipped_themes_dir
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
-DEFAULT_FACTORY: Final = "inspector.cli.compose"
 CANNED: Final[dict[str, dict[str, Any]]] = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
     "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
@@ -186,35 +181,3 @@ async def generate(factory: SessionFactory, out_dir: Path, only: list[str] | Non
             continue
         written.append(await take(shot, factory, out_dir))
     return written
-
-
-def load_factory(spec: str) -> SessionFactory:
-    """``module:function`` -> the session factory it names; a bare ``inspector.cli.compose`` builds one from its
-    ``build_session`` and ``TargetOptions`` (the composition root's own way to make a session)."""
-    module_name, _, attribute = spec.partition(":")
-    if not attribute:
-        compose = importlib.import_module(module_name)
-
-        def from_compose(target: Target, answers: AnswerSource) -> Any:
-            return compose.build_session(compose.TargetOptions(spec=target.spec), answers, era=target.era)
-
-        return from_compose
-    factory: SessionFactory = getattr(importlib.import_module(module_name), attribute)
-    return factory
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m inspector.ui.screenshots [--out DIR] [--factory MODULE:FUNCTION] [NAME ...]``."""
-    parser = argparse.ArgumentParser(prog="python -m inspector.ui.screenshots", description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help="only these shots (default: all)")
-    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output folder (default: screenshots/)")
-    parser.add_argument("--factory", default=DEFAULT_FACTORY, help=f"session factory (default: {DEFAULT_FACTORY})")
-    args = parser.parse_args(argv)
-    written = asyncio.run(generate(load_factory(args.factory), args.out, args.names or None))
-    for path in written:
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

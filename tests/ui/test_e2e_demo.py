@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ui_support import SIZE, WORK_ITEM_ANSWERS, FixedAnswers, wait_for
 
+from inspector.cli.tui import make_session_factory
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.screenshots import load_factory
 from inspector.ui.target import Target
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.request_state import RequestStatePanel
@@ -19,7 +19,7 @@ from inspector.ui.widgets.timeline_rows import Row
 async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_path: Path) -> None:
     answers = FixedAnswers(WORK_ITEM_ANSWERS)
     target = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
-    factory = load_factory("inspector.cli.compose")
+    factory = make_session_factory(None)
     app = InspectorApp(factory, target, None, None, config_dir=tmp_path, home=tmp_path, cwd=tmp_path, answers=answers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.catalog_loaded, timeout=60)

@@ -86,7 +86,7 @@ def export_curl(call: Call, round_number: int | None = None, *, recorded: str = 
     names = {name.lower() for name in http.request_headers}
     if "mcp-session-id" in names:
         lines.append("# Mcp-Session-Id names the recorded session: the server must still know it")
-    parts = ["curl", "-sS", "-X", http.method or "POST", shlex.quote(http.url)]
+    parts = [f"curl -sS -X {http.method or 'POST'} {shlex.quote(http.url)}"]
     for name, value in http.request_headers.items():
         if name.lower() not in CURL_SKIPS:
             parts.append(f"-H {shlex.quote(f'{name}: {value}')}")
@@ -136,7 +136,7 @@ def _answers_code(call: Call) -> tuple[str, str]:
         keyword, function, name = _CALLBACKS[method]
         code += f"\n\n{function}"
         arguments += f", {keyword}={name}"
-    return code + "\n\n", arguments
+    return code, arguments
 
 
 def export_python(call: Call, target: str, transport: str) -> str:
@@ -170,10 +170,14 @@ def export_python(call: Call, target: str, transport: str) -> str:
         server = "SERVER"
     answers, client_arguments = _answers_code(call)
     title = f"{call.method}{' ' + str(name) if name else ''}"
-    return (
+    script = (
         f'"""Call #{call.index} of a recorded session ({title}), made again with the official MCP Python SDK."""\n\n'
-        f"{imports}\n{setup}{answers}\n"
-        "async def main() -> None:\n"
+        f"{imports}\n{setup}"
+    )
+    if answers:
+        script += f"\n\n{answers}"
+    return script + (
+        "\n\nasync def main() -> None:\n"
         f"    async with Client({server}{client_arguments}) as client:\n"
         f"        result = {action}\n"
         "        print(result.model_dump_json(indent=2, by_alias=True, exclude_none=True))\n\n\n"

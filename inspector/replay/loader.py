@@ -217,6 +217,7 @@ def build_loaded(loaded: Loaded) -> Timeline:
             builder.apply(record)
         except Exception as exc:  # a damaged record must not stop the replay of the rest
             loaded.problems.append(Problem(line, f"could not be applied ({type(exc).__name__}: {exc}); skipped"))
+    loaded.problems.sort(key=lambda problem: problem.line)
     return timeline
 
 

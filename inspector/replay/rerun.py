@@ -136,8 +136,11 @@ def compare(recorded: Call, outcome: Outcome, *, ignore: list[JsonPath], compare
                 difference.path if kind_recorded == "result" else f"error.{difference.path}".removesuffix(".(result)")
             )
             found.differences.append(Difference(path, difference.kind, difference.recorded, difference.live))
-    elif kind_recorded != kind_live and not found.differences:
-        found.differences.append(Difference("(status)", "changed", kind_recorded, kind_live))
+    elif kind_recorded != kind_live:
+        if not found.differences:
+            found.differences.append(Difference("(status)", "changed", kind_recorded, kind_live))
+        if value_live is not None:
+            found.differences.append(Difference(kind_live, "added", live=value_live))
     recorded_rounds = len([r for r in recorded.rounds if r.kind == "request"])
     live_rounds = len([r for r in live.rounds if r.kind == "request"])
     if recorded_rounds != live_rounds:

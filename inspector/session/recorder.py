@@ -6,6 +6,7 @@ A killed process loses at most the line being written: every record is written a
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import IO
 
@@ -52,14 +53,17 @@ class Recorder:
             self._file = None
 
 
-def _spellings(secret: str) -> list[str]:
-    """How ``secret`` can appear in a line, longest first: as is, JSON-escaped once (a stderr line, a header value)
-    and twice (inside the ``raw`` text of a message, itself JSON), with and without ``\\uXXXX`` escapes."""
+@cache
+def _spellings(secret: str) -> tuple[str, ...]:
+    """How ``secret`` can appear in a line, longest first: as is, and JSON-escaped up to three times (a stderr line
+    is escaped once by the recording; a message's ``raw`` text twice; JSON a tool returns as text three times),
+    with and without ``\\uXXXX`` escapes. A secret of plain ASCII without quotes or backslashes has one spelling."""
     forms = {secret}
-    for ensure_ascii in (False, True):
-        once = json.dumps(secret, ensure_ascii=ensure_ascii)[1:-1]
-        forms.update((once, json.dumps(once, ensure_ascii=False)[1:-1]))
-    return sorted(forms, key=len, reverse=True)
+    level = {secret}
+    for _ in range(3):
+        level = {json.dumps(form, ensure_ascii=ascii_only)[1:-1] for form in level for ascii_only in (False, True)}
+        forms |= level
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 _encode_string = json.JSONEncoder(ensure_ascii=False).encode

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.mrtr import RoundCapReached, drive_input_required
+from inspector.session.mrtr import MalformedInputRequired, RoundCapReached, drive_input_required
 
 ELICIT = {"method": "elicitation/create", "params": {"message": "login?", "requestedSchema": {"type": "object"}}}
 
@@ -118,3 +118,48 @@ async def test_a_complete_first_result_needs_no_round() -> None:
 
     driven = await drive_input_required({"resultType": "complete", "content": []}, answer=answer, retry=retry)
     assert driven.rounds == 1
+
+
+@pytest.mark.parametrize(
+    ("result", "problem"),
+    [
+        ({"resultType": "input_required"}, "neither inputRequests nor requestState"),
+        ({"resultType": "input_required", "inputRequests": ["a"]}, "inputRequests is not an object"),
+        ({"resultType": "input_required", "requestState": 7}, "requestState is a JSON int"),
+        ({"resultType": "input_required", "inputRequests": {"a": "login?"}}, "inputRequests['a'] is not an object"),
+        ({"resultType": "input_required", "inputRequests": {"a": {"method": "tools/call"}}}, "'tools/call'"),
+    ],
+)
+async def test_a_malformed_input_required_result_is_neither_answered_nor_retried(
+    result: JsonObject, problem: str
+) -> None:
+    async def answer(key: str, request: JsonObject) -> JsonObject:
+        raise AssertionError("answered a malformed InputRequiredResult")
+
+    async def retry(responses: JsonObject | None, echoed: str | None) -> JsonObject:
+        raise AssertionError("retried a malformed InputRequiredResult")
+
+    with pytest.raises(MalformedInputRequired) as caught:
+        await drive_input_required(result, answer=answer, retry=retry, sleep=no_sleep)
+    assert problem in str(caught.value)
+    assert caught.value.result is result
+
+
+async def test_a_malformed_result_in_a_later_round_stops_the_loop() -> None:
+    sent: list[str | None] = []
+
+    async def answer(key: str, request: JsonObject) -> JsonObject:
+        return {"action": "decline"}
+
+    async def retry(responses: JsonObject | None, echoed: str | None) -> JsonObject:
+        sent.append(echoed)
+        return {"resultType": "input_required", "requestState": {"not": "a string"}}
+
+    with pytest.raises(MalformedInputRequired):
+        await drive_input_required(
+            {"resultType": "input_required", "inputRequests": {"a": ELICIT}, "requestState": "s1"},
+            answer=answer,
+            retry=retry,
+            sleep=no_sleep,
+        )
+    assert sent == ["s1"]

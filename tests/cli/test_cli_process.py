@@ -1,0 +1,102 @@
+"""The ``inspector`` command as a real process: headless commands never import textual, and a process killed in
+the middle of a call leaves a recording whose every line is whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from cli_support import ENTRY, bad_server_spec, run_cli
+
+
+def imported(stderr: str) -> set[str]:
+    """Top-level packages in a ``-X importtime`` report."""
+    names = set()
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("call", "add", "--args", '{"a": 1, "b": 2}', "--demo", "--json"),
+        ("list", "tools", "--demo"),
+        ("call", "add", "--server", "no-such-command-a8f3e1"),
+        ("--help",),
+    ],
+    ids=["call", "list", "connect-failure", "help"],
+)
+def test_headless_commands_never_import_textual(args: tuple[str, ...]) -> None:
+    result = run_cli(*args, flags=("-X", "importtime"))
+    assert result.returncode in (0, 3), result.stderr[-2000:]
+    names = imported(result.stderr)
+    assert "typer" in names, "the import report is there"
+    assert "textual" not in names
+
+
+def wait_for_fifo(path: Path, timeout: float) -> str:
+    """Block until a writer opens the FIFO and says something, at most ``timeout`` seconds."""
+    said: list[str] = []
+
+    def read() -> None:
+        with path.open(encoding="utf-8") as fifo:
+            said.append(fifo.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive():
+        with path.open("w", encoding="utf-8"):  # let the reader go
+            pass
+        reader.join(5)
+        raise AssertionError(f"nothing arrived on {path} within {timeout} s")
+    return said[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_killed_process_leaves_only_whole_lines(tmp_path: Path) -> None:
+    ready = tmp_path / "ready.fifo"
+    os.mkfifo(ready)
+    recording = tmp_path / "killed.jsonl"
+    args = ["call", "echo", "--server", bad_server_spec("silent"), "--env", f"BAD_SERVER_READY={ready}"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", ENTRY, *args, "--timeout", "60", "--record", str(recording)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert wait_for_fifo(ready, 30) == "ready\n"
+        process.kill()
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        for stream in (process.stdout, process.stderr):
+            assert stream is not None
+            stream.close()
+
+    text = recording.read_text(encoding="utf-8")
+    assert text.endswith("\n"), "the last line was cut"
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0]["recording"] == "inspector"
+    sent = [json.loads(r["raw"]) for r in lines[1:] if r["dir"] == "c2s"]
+    assert [m.get("method") for m in sent] == ["server/discover", "tools/list", "tools/call"]
+    ended = [r["call"] for r in lines[1:] if r.get("event") == "end"]
+    assert ended == [1, 2], "the tools/call (call 3) never ended: the process was killed first"
+    assert not any(r.get("event") == "closed" for r in lines[1:])
+
+
+def test_a_20_mb_result_through_the_cli(tmp_path: Path) -> None:
+    result = run_cli("call", "echo", "--server", bad_server_spec("big"), "--json", "--no-record")
+    assert result.returncode == 0, result.stderr[-2000:]
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "complete"
+    assert len(doc["result"]["content"][0]["text"]) == 20 * 1024 * 1024

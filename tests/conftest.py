@@ -1,0 +1,25 @@
+"""Shared test fixtures. Keep this file small: helpers for one test folder live in that folder."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+BAD_SERVER = Path(__file__).parent / "fixtures" / "bad_server.py"
+"""The misbehaving stdio MCP server (stdlib only); its docstring lists the modes."""
+
+
+@pytest.fixture
+def bad_server() -> Callable[[str], list[str]]:
+    """``bad_server(mode)`` is the argv that runs ``tests/fixtures/bad_server.py`` in that mode."""
+    return lambda mode: [sys.executable, str(BAD_SERVER), mode]
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default recordings (and anything else under ``$INSPECTOR_DATA_DIR``) go to a temporary folder, never the
+    user's; subprocesses inherit it."""
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(tmp_path_factory.mktemp("inspector-data")))

@@ -1,0 +1,141 @@
+"""The recorder: every record is on disk the moment it is written (a killed process loses at most the line being
+written), and values marked secret never reach the file, however the wire escapes them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from session_support import BAD_SERVER, live_session, read_jsonl
+
+from inspector.answers.build import build_answer_source
+from inspector.cli.compose import TargetOptions, build_session, open_recorder
+from inspector.session import records
+from inspector.session.recorder import REDACTED, Recorder
+from inspector.session.timeline import CallFinished, RoundStarted, TimelineEvent
+
+
+def on_disk(path: Path) -> list[dict[str, Any]]:
+    """The file as another reader sees it right now (a fresh handle, not the recorder's)."""
+    with path.open("rb") as other:
+        data = other.read().decode("utf-8")
+    assert data.endswith("\n"), "a record is on disk only in part"
+    return [json.loads(line) for line in data.split("\n")[:-1]]
+
+
+def test_each_record_is_on_disk_as_soon_as_it_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    header = records.header("cmd", "stdio", "auto", started="now", inspector_version="test")
+    recorder = Recorder(path, header)
+    assert on_disk(path) == [header]
+    written: list[dict[str, Any]] = [header]
+    for i, record in enumerate(
+        [
+            records.wire(0.001, "c2s", '{"jsonrpc":"2.0","id":1,"method":"x"}', call=1),
+            records.wire(0.002, "s2c", "garbage «é»\t"),
+            records.stderr(0.003, "a log line"),
+            records.call_ended(0.004, 1, "complete"),
+        ]
+    ):
+        recorder.write(record)
+        written.append(record)
+        assert on_disk(path) == written, f"record {i} was not flushed"
+    recorder.close()
+    recorder.write(records.stderr(0.005, "after close"))
+    assert on_disk(path) == written
+
+
+async def test_the_timeline_never_sees_a_record_that_is_not_on_disk(tmp_path: Path) -> None:
+    """Record first, then apply: whenever the timeline announces something, its line is already in the file."""
+    seen: list[str] = []
+    async with live_session(
+        tmp_path, "ok", answers={"github_login": {"action": "accept", "content": {"name": "a"}}}
+    ) as live:
+
+        def check(event: TimelineEvent) -> None:
+            lines = on_disk(live.recording)
+            if isinstance(event, RoundStarted):
+                assert lines[-1]["raw"] == event.round.request.raw
+                seen.append("round")
+            elif isinstance(event, CallFinished):
+                assert lines[-1]["event"] == "end" and lines[-1]["call"] == event.call.index
+                seen.append("end")
+
+        live.timeline.subscribe(check)
+        async with asyncio.timeout(20):
+            outcome = await live.session.call_tool("login", {})
+    assert outcome.status == "complete"
+    assert seen == ["round", "round", "end"]
+    live.verify()
+
+
+async def test_secret_env_values_and_bearer_tokens_never_reach_the_recording(tmp_path: Path) -> None:
+    token = 'tok"en\\with-quote-é-0042'
+    bearer = "bearer-abcdef-123456"
+    transcript = tmp_path / "transcript.jsonl"
+    target = TargetOptions(
+        spec=shlex.join([sys.executable, str(BAD_SERVER), "ok"]),
+        env=[f"BAD_SERVER_TOKEN={token}", f"BAD_SERVER_TRANSCRIPT={transcript}"],
+        secret=["BAD_SERVER_TOKEN"],
+        bearer=bearer,
+    )
+    assert {token, bearer} <= set(target.secrets())
+    path = tmp_path / "secret.jsonl"
+    session = build_session(target, build_answer_source(), record=path)
+    try:
+        await session.connect()
+        async with asyncio.timeout(20):
+            whoami = await session.call_tool("whoami", {})
+            echoed = await session.call_tool("echo", {"bearer": bearer, "token": token})
+    finally:
+        await session.close()
+        assert session.log.recorder is not None
+        session.log.recorder.close()
+    assert whoami.result is not None and whoami.result["content"][0]["text"] == f"token={token}", "the server saw it"
+    assert echoed.status == "complete"
+    escaped = json.dumps(token, ensure_ascii=False)[1:-1]
+    assert any(escaped in t["raw"] for t in read_jsonl(transcript)), "the secret really crossed the pipe"
+
+    text = path.read_text(encoding="utf-8")
+    assert REDACTED in text
+    for line in read_jsonl(path):
+        for value in strings_in(line):
+            assert token not in value and bearer not in value, f"a secret leaked into {line}"
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string in a record, with the ``raw`` wire text decoded too (a secret may hide two escapes deep)."""
+    if isinstance(value, str):
+        found = [value]
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return found
+        return found + (strings_in(decoded) if not isinstance(decoded, str) else [decoded])
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings_in(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings_in(v)]
+    return []
+
+
+def test_open_recorder_redacts_marked_headers_and_env(tmp_path: Path) -> None:
+    target = TargetOptions(
+        spec="https://example.com/mcp",
+        headers=["X-Team-Key: team-key-9999", "X-Plain: visible-value"],
+        env=["API_TOKEN=env-token-7777"],
+        secret=["x-team-key", "API_TOKEN"],
+    )
+    path = tmp_path / "r.jsonl"
+    recorder = open_recorder(path, target, "auto", "http")
+    assert recorder is not None
+    recorder.write(records.stderr(0.1, "team-key-9999 env-token-7777 visible-value"))
+    recorder.write(records.wire(0.2, "s2c", json.dumps({"echo": "team-key-9999", "env": "env-token-7777"})))
+    recorder.close()
+    text = path.read_text(encoding="utf-8")
+    assert "team-key-9999" not in text and "env-token-7777" not in text
+    assert "visible-value" in text

@@ -256,7 +256,10 @@ class _Builder:
     def _object(self, base: FieldSpec, schema: Mapping[str, Any], depth: int) -> FieldSpec:
         properties = schema.get("properties")
         if not isinstance(properties, Mapping) or not properties:
-            if schema.get("additionalProperties") is False:
+            # No declared properties: "no arguments" for a tool (the root) or an explicit empty "properties";
+            # a free-form map (nested, or with an additionalProperties schema) is edited as JSON.
+            free_form = isinstance(schema.get("additionalProperties"), Mapping) or "patternProperties" in schema
+            if not free_form and (depth == 0 or isinstance(properties, Mapping)):
                 return replace(base, kind="object")
             return replace(base, reason="an object with free-form keys")
         required = schema.get("required")

@@ -80,6 +80,15 @@ def test_ref_cycle_remote_ref_and_free_form_fall_back_to_json() -> None:
     assert fields["colour"].kind == "enum"
 
 
+def test_no_properties_means_no_arguments_at_the_root() -> None:
+    for schema in ({"type": "object"}, {"type": "object", "properties": {}}):
+        spec = form_spec(schema)
+        assert (spec.kind, spec.fields) == ("object", ())
+    nested = form_spec({"type": "object", "properties": {"opts": {"type": "object", "properties": {}}}})
+    assert nested.fields[0].kind == "object"
+    assert form_spec({"type": "object", "additionalProperties": {"type": "integer"}}).kind == "json"
+
+
 def test_non_object_input_schema_is_a_json_editor() -> None:
     assert form_spec({"type": "string"}).kind == "json"
     assert form_spec(None).kind == "json"

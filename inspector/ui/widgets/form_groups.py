@@ -55,7 +55,8 @@ class ObjectField(FieldWidget):
             for spec in self.spec.fields:
                 yield build_field(spec, values.get(spec.name, MISSING))
             if not self.spec.fields:
-                yield Static("(no properties)", classes="field-description")
+                empty = "(no properties)" if self.spec.name else "No arguments: the call is sent with {}."
+                yield Static(empty, classes="field-description")
 
     def read(self, path: Path, found: Collected) -> Any:
         body = self.query_one(".object-body")

@@ -335,6 +335,10 @@ class InspectorSession:
     async def _rpc(self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
         """One request at the session's version; a -32022 naming a mutual version is retried once at it."""
         for attempt in range(2):
+            if self.legacy and getattr(self.transport, "session_expired", False):
+                # The GET stream (or an earlier request) learned that the server dropped our session: a request
+                # sent now would carry no session id and be refused, so start the new session first.
+                await self._reinitialize()
             version = self.version
             self._progress_tokens += 1
             # A progress token on the calls that can run long, so their progress lands on their round (both eras).
@@ -358,10 +362,18 @@ class InspectorSession:
             except RequestFailed as failure:
                 if failure.kind != "session-expired" or attempt or not self.legacy:
                     raise
-                await self._initialize(
-                    Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized")
-                )
+                await self._reinitialize()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _reinitialize(self) -> None:
+        """A new legacy session after the server forgot ours (HTTP 404 with our ``Mcp-Session-Id``)."""
+        try:
+            await self._initialize(Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized"))
+        except ConnectError as lost:
+            # A failed re-initialize ends the call like any transport failure, not as an exception.
+            raise RequestFailed(
+                "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
+            ) from None
 
     def _headers(self, method: str, params: JsonObject) -> dict[str, str]:
         """Mcp-Method, Mcp-Name and the tool's Mcp-Param-* headers (HTTP only; stdio has no headers)."""

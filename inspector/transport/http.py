@@ -204,9 +204,11 @@ class StreamableHttpTransport(LegacyStreams):
                 self._fault(_not_jsonrpc(status, kind, text), request_id, make(excerpt(text)))
             return
         if status == 404 and sent_session is not None:
+            # The fault goes first: the official SDK's 404 body is a JSON-RPC error with a null id, which would
+            # otherwise end the request as that error and hide the expiry the session re-initializes on.
+            self._session_expired(sent_session, request_id, make(excerpt(text)))
             if jsonrpc:
                 self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))
-            self._session_expired(sent_session, request_id, make(excerpt(text)))
             return
         if jsonrpc and status != 401:
             self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))

@@ -55,6 +55,8 @@ class HttpCore:
         self._client: httpx.AsyncClient | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._session_id: str | None = None
+        self.session_expired = False
+        """True once the server answered 404 to our legacy session id, until a new session id arrives."""
         self._protocol_version: str | None = None
         self._closing: asyncio.Task[None] | None = None
         self.server_stream_state: ServerStreamState = "not-opened"
@@ -152,10 +154,12 @@ class HttpCore:
         session = response.headers.get("mcp-session-id")
         if session:
             self._session_id = session
+            self.session_expired = False
 
     def _session_expired(self, sent_session: str, request_id: RequestKey | None, exchange: HttpExchange) -> None:
         if self._session_id == sent_session:
             self._session_id = None
+            self.session_expired = True
         self._fault(
             FaultText(
                 "session-expired",

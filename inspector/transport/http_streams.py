@@ -33,13 +33,22 @@ class LegacyStreams(HttpCore):
     """GET streams (standalone and resuming) and the closing DELETE."""
 
     _server_stream: asyncio.Task[None] | None = None
+    _server_stream_session: str | None = None
 
     async def open_server_stream(self) -> None:
-        """Open the standalone GET stream; return once the server answered it (405: it offers none, no fault)."""
+        """Open the standalone GET stream; return once the server answered it (405: it offers none, no fault).
+
+        A stream still running (or reconnecting) for an earlier session is replaced: its event ids and its session
+        died with that session.
+        """
         if self._client is None or self._closing is not None:
             return
         if self._server_stream is not None and not self._server_stream.done():
-            return
+            if self._server_stream_session == self._session_id:
+                return
+            self._server_stream.cancel()
+            await asyncio.wait({self._server_stream})
+        self._server_stream_session = self._session_id
         answered = asyncio.Event()
         self._server_stream = self._spawn(self._run_server_stream(answered))
         waiter = asyncio.ensure_future(answered.wait())

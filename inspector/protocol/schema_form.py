@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 from urllib.parse import unquote
 
+from inspector.protocol.elicitation_schema import unsupported_reason
+
 Kind = Literal["string", "number", "integer", "boolean", "enum", "multi", "object", "array", "choice", "json"]
 """What a field is rendered as. ``enum``: pick one of ``options``; ``multi``: pick several; ``choice``: pick one
 of ``variants`` (an ``anyOf``/``oneOf`` of different shapes) and fill it in; ``json``: edit the value as JSON."""
@@ -25,7 +27,6 @@ MAX_DEPTH: Final = 8
 """Deeper schemas are edited as JSON: a form nested further than this is not readable in a terminal."""
 
 _PRIMITIVE_TYPES: Final = ("string", "number", "integer", "boolean")
-_FORMATS: Final = ("email", "uri", "date", "date-time")
 
 
 class _Missing:
@@ -94,6 +95,16 @@ class FieldSpec:
 
 
 # --------------------------------------------------------------------------------------------- public builders
+def elicitation_spec(requested_schema: object) -> FieldSpec:
+    """The form for an elicitation ``requestedSchema``; the whole answer is a JSON editor when the spec forbids it."""
+    reason = unsupported_reason(requested_schema)
+    if reason is not None:
+        root = requested_schema if isinstance(requested_schema, Mapping) else {}
+        return FieldSpec("json", schema=root, required=True, reason=reason)
+    assert isinstance(requested_schema, Mapping)
+    return form_spec(requested_schema)
+
+
 def form_spec(schema: object) -> FieldSpec:
     """The form for a tool's ``inputSchema``: an ``object`` field, or a ``json`` field when it cannot be a form."""
     root = schema if isinstance(schema, Mapping) else {}
@@ -124,43 +135,6 @@ def prompt_spec(prompt: Mapping[str, Any]) -> FieldSpec:
     required = [f.name for f in fields if f.required]
     schema = {"type": "object", "properties": {f.name: {"type": "string"} for f in fields}, "required": required}
     return FieldSpec("object", fields=tuple(fields), required=True, schema=schema)
-
-
-def elicitation_spec(requested_schema: object) -> FieldSpec:
-    """The form for an elicitation ``requestedSchema``; the whole answer is a JSON editor when the spec forbids it."""
-    reason = unsupported_reason(requested_schema)
-    if reason is not None:
-        root = requested_schema if isinstance(requested_schema, Mapping) else {}
-        return FieldSpec("json", schema=root, required=True, reason=reason)
-    assert isinstance(requested_schema, Mapping)
-    return form_spec(requested_schema)
-
-
-def unsupported_reason(requested_schema: object) -> str | None:
-    """Why an elicitation ``requestedSchema`` is not one the spec allows, or None when it is.
-
-    The spec allows a flat object whose properties are each a ``PrimitiveSchemaDefinition``: a string (optionally
-    with an ``email``/``uri``/``date``/``date-time`` format, an ``enum``, a titled ``oneOf`` of ``const``s, or legacy
-    ``enumNames``), a number or integer, a boolean, or an array of strings picked from ``items.enum`` /
-    ``items.anyOf``. Anything else (nested objects, ``$ref``, unknown types) gets the JSON editor and a finding.
-    """
-    if not isinstance(requested_schema, Mapping):
-        return "requestedSchema is not a JSON object"
-    if requested_schema.get("type") != "object":
-        return 'requestedSchema must have "type": "object"'
-    if "$ref" in requested_schema or "$defs" in requested_schema or "definitions" in requested_schema:
-        return "requestedSchema uses $ref/$defs; the spec allows only a flat object of primitive properties"
-    properties = requested_schema.get("properties", {})
-    if not isinstance(properties, Mapping):
-        return '"properties" is not a JSON object'
-    required = requested_schema.get("required", [])
-    if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
-        return '"required" is not a list of property names'
-    for name, prop in properties.items():
-        problem = _primitive_problem(prop)
-        if problem is not None:
-            return f"property {name!r}: {problem}"
-    return None
 
 
 # --------------------------------------------------------------------------------------------- the builder
@@ -393,32 +367,14 @@ def _pointer(document: object, pointer: str) -> object:
     return node
 
 
-def _primitive_problem(prop: object) -> str | None:
-    """Why one property is not a ``PrimitiveSchemaDefinition`` (None when it is)."""
-    if not isinstance(prop, Mapping):
-        return "is not a schema object"
-    if "$ref" in prop:
-        return "uses $ref"
-    kind = prop.get("type")
-    if kind == "string":
-        fmt = prop.get("format")
-        if fmt is not None and fmt not in _FORMATS:
-            return f"unknown string format {fmt!r}"
-        one_of = prop.get("oneOf")
-        if one_of is not None and (not isinstance(one_of, list) or _const_options(one_of) is None):
-            return "oneOf must list {const, title} options"
-        return None
-    if kind in ("number", "integer", "boolean"):
-        return None
-    if kind == "array":
-        items = prop.get("items")
-        if not isinstance(items, Mapping):
-            return "an array needs items with enum or anyOf"
-        if items.get("type") == "string" and isinstance(items.get("enum"), list):
-            return None
-        if isinstance(items.get("anyOf"), list) and _const_options(items["anyOf"]) is not None:
-            return None
-        return "only arrays of enum strings (multi-select) are allowed"
-    if kind == "object":
-        return "nested objects are not allowed"
-    return f"unknown type {kind!r}" if kind is not None else "has no type"
+__all__ = [
+    "MISSING",
+    "FieldSpec",
+    "Kind",
+    "Option",
+    "Path",
+    "elicitation_spec",
+    "form_spec",
+    "prompt_spec",
+    "unsupported_reason",
+]

@@ -138,6 +138,7 @@ def test_legacy_enum_names_label_the_options() -> None:
         ({"type": "object", "properties": {"a": {"type": "date"}}}, "unknown type"),
         ({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object"}}}}, "arrays of enum"),
         ({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}}, "$ref"),
+        ({"type": "object", "properties": {"a": {"type": "string", "allOf": [{"$ref": "https://x.test/s"}]}}}, "$ref"),
         ({"type": "object", "properties": {"a": {"type": "string", "format": "ipv4"}}}, "format"),
         ({"type": "array"}, '"type": "object"'),
         ("nope", "not a JSON object"),

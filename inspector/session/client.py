@@ -6,6 +6,7 @@ Call on the timeline; MRTR rounds and legacy server requests become its rounds.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -220,6 +221,9 @@ class InspectorSession:
             return self._end_call(call, "error", f"{error.code} {error.message}", error=error.to_json())
         except RequestFailed as failure:
             return self._request_failed(call, failure)
+        except asyncio.CancelledError:
+            self._interrupted(call)
+            raise
         if kind == "tools":
             items = self._admit_tools(call, items)
         return self._end_call(call, "complete", result={field: items})
@@ -300,6 +304,9 @@ class InspectorSession:
             return self._end_call(call, "no-answer", missing.reason)
         except CallCancelled:
             return self._end_call(call, "cancelled", "the user cancelled the call")
+        except asyncio.CancelledError:
+            self._interrupted(call)
+            raise
         except RoundCapReached as cap:
             self._finding(lint.make("round-cap", f"still input_required after {cap.rounds} rounds", call=call))
             return self._end_call(
@@ -406,6 +413,11 @@ class InspectorSession:
 
     def _finding(self, found: Finding) -> None:
         self.log.write(records.finding(self.log.now(), found))
+
+    def _interrupted(self, call: int) -> None:
+        """The caller's task was cancelled (Ctrl-C, a UI worker replaced): the call still ends, on the timeline
+        and in the recording, instead of staying pending forever."""
+        self._end_call(call, "cancelled", "interrupted before the call finished")
 
     def _request_failed(self, call: int, failure: RequestFailed) -> Outcome:
         """End a call that got no usable response; a timeout or the server going away is also a finding."""

@@ -13,7 +13,7 @@ from cli_support import DEMO_ANSWERS, DEMO_TOOLS, bad_server_spec, invoke
 def recorded_states(path: Path) -> list[str]:
     """Every requestState the server sent, from the recording's exact wire text."""
     states = []
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+    for line in path.read_text(encoding="utf-8").split("\n")[1:-1]:
         record = json.loads(line)
         if record["dir"] == "s2c":
             result = json.loads(record["raw"]).get("result", {})

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.answers.build import build_answer_source
+from inspector.replay.loader import timeline_from_recording
 from inspector.session import records
 from inspector.session.builder import build_timeline
 from inspector.session.client import EraMode, InspectorSession
@@ -81,7 +82,8 @@ class Live:
 
         1. The recording is complete: header first, every line whole, and the c2s/s2c lines are exactly the lines
            the server read and wrote (its own transcript), in order, byte for byte.
-        2. Replay equals live: the timeline built from the recording equals the live one, times included.
+        2. Replay equals live: the timeline built from the recording (by ``build_timeline`` and by the loader behind
+           ``inspector replay``) equals the live one, times included.
         """
         lines = self.records()
         body = lines[1:]
@@ -94,6 +96,9 @@ class Live:
         assert len(closed) == 1, "the end of the connection is recorded once"
         assert all(r["dir"] == "event" for r in body[closed[0] :]), "nothing crossed the wire after it closed"
         assert comparable(build_timeline(body)) == comparable(self.timeline), "replay differs from the live timeline"
+        replayed, problems = timeline_from_recording(self.recording)
+        assert problems == [], problems
+        assert comparable(replayed) == comparable(self.timeline), "`inspector replay` would differ from the live run"
         return body
 
 

@@ -304,3 +304,34 @@ async def test_cancelling_a_call_in_flight_sends_cancelled_and_ends_it(tmp_path:
     (cancelled,) = live.sent_requests("notifications/cancelled")
     assert cancelled["params"] == {"requestId": call["id"], "reason": "cancelled by the user"}
     live.verify()
+
+
+async def test_text_that_trips_naive_line_splitting_round_trips(tmp_path: Path) -> None:
+    async with live_session(tmp_path, "odd-text") as live:
+        outcome = await call_echo(live)
+    assert (outcome.status, outcome.exit_code) == ("complete", 0)
+    assert outcome.result is not None and outcome.result["content"][0]["text"] == bad_wire.ODD_TEXT
+    assert "\u2028" in live.wire("s2c")[-1], "the wire carried U+2028 unescaped"
+    body = live.verify()
+    assert (
+        json.loads([r["raw"] for r in body if r["dir"] == "s2c"][-1])["result"]["content"][0]["text"]
+        == bad_wire.ODD_TEXT
+    )
+
+
+async def test_a_call_whose_task_is_cancelled_still_ends_on_the_timeline(tmp_path: Path) -> None:
+    """Ctrl-C, or a UI worker replaced by a newer one: the call ends "cancelled", never stays pending forever."""
+    async with live_session(tmp_path, "silent", timeout=60.0) as live:
+        in_flight = asyncio.Event()
+        live.timeline.subscribe(lambda event: in_flight.set() if isinstance(event, RoundStarted) else None)
+        task = asyncio.create_task(live.session.call_tool("echo", {}))
+        async with asyncio.timeout(BOUND_S):
+            await in_flight.wait()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        call = live.timeline.calls[-1]
+        assert (call.method, call.status) == ("tools/call", "cancelled")
+        (cancelled,) = live.sent_requests("notifications/cancelled")
+        assert cancelled["params"]["requestId"] == call.rounds[0].request_id
+    live.verify()

@@ -1,8 +1,9 @@
 """The answers of a recorded call, given again to the same questions when the call is re-run.
 
 Per call, the recorded answers are kept in the order they were given. A live input request takes the first unused
-answer recorded under the same key; a legacy server request (no key) the first unused one of the same method, which
-also bridges a re-run in the other era. A question the recording has no answer for is new behaviour of the server:
+answer recorded under the same key; a legacy server request (no key) the first unused one of the same method, and a
+keyed request on a call recorded in the legacy era the first unused key-less one of its method, which bridges a
+re-run in the other era. A question the recording has no answer for is new behaviour of the server:
 it is answered by the fallback (the stub model for sampling, decline for elicitation, no roots) and noted.
 """
 
@@ -71,6 +72,10 @@ class ReplayAnswers:
         if key is not None:
             for recorded in self._answers:
                 if not recorded.used and recorded.key == key and recorded.method in (method, ""):
+                    return recorded
+            # A call recorded in the legacy era has key-less answers: take them by method, in order.
+            for recorded in self._answers:
+                if not recorded.used and recorded.key is None and recorded.method == method:
                     return recorded
             return None
         for recorded in self._answers:

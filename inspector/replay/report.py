@@ -21,8 +21,7 @@ VALUE_WIDTH = 110
 
 
 def _value(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return one_line(json.dumps(text, ensure_ascii=False) if isinstance(value, str) else text, VALUE_WIDTH)
+    return one_line(json.dumps(value, ensure_ascii=False), VALUE_WIDTH)
 
 
 def _what(call: Call) -> str:

@@ -102,6 +102,8 @@ def rerun_plan(recorded: Timeline, *, lists: bool = False) -> tuple[list[Call], 
 def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | None) -> tuple[str, Any]:
     if status == "error" and error is not None:
         return "error", error
+    if result is not None and "resultType" not in result:
+        result = {**result, "resultType": "complete"}  # what a result without one means, in either era
     return "result", result
 
 

@@ -147,3 +147,18 @@ def test_rerun_over_http_in_both_eras(tmp_path: Path, era: str) -> None:
     with http_server(CHANGED) as url:
         changed = invoke("replay", str(path), "--against", url, "--no-record")
     assert changed.exit_code == 0, changed.stdout  # get_weather did not change; only add did
+
+
+def test_a_legacy_recording_re_runs_in_the_modern_era(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.jsonl"
+    answers = str(Path(__file__).parents[2] / "inspector" / "demo" / "answers.json")
+    args = ("--args", '{"workItemId": 7, "fields": {}}', "--demo", "--era", "legacy", "--answers", answers)
+    recorded = invoke("call", "update_work_item", *args, "--record", str(path))
+    assert recorded.exit_code == 0, recorded.stderr
+    result = invoke("replay", str(path), "--against", DEMO_SPEC, "--era", "auto", "--json", "--no-record")
+    doc = json.loads(result.stdout)
+    assert (doc["recordedEra"], doc["liveEra"]) == ("legacy 2025-11-25", "modern 2026-07-28")
+    [call] = doc["calls"]
+    assert call["match"] is True, call  # the key-less legacy answers answered the keyed modern questions, in order
+    assert len(call["notes"]) == 1 and call["notes"][0].startswith("1 round(s) recorded, ")
+    assert result.exit_code == 0

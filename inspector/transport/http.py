@@ -9,6 +9,8 @@ Legacy duties (the GET stream, ``Last-Event-ID`` resumption, DELETE on close) ar
 from __future__ import annotations
 
 import asyncio
+import importlib.util
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +47,17 @@ if TYPE_CHECKING:
 ACCEPT = "application/json, text/event-stream"
 
 
+def _absent_sniffio_fails_fast() -> None:
+    """httpcore 1.x runs ``import sniffio`` four times per request; sniffio is optional (anyio 4 does not need it)
+    and, when it is not installed, every attempt searches the whole ``sys.path`` again: a fifth of a round trip's
+    CPU. ``None`` in ``sys.modules`` gives the very same ImportError at once."""
+    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
+        sys.modules["sniffio"] = None  # type: ignore[assignment]
+
+
+_absent_sniffio_fails_fast()
+
+
 class StreamableHttpTransport(LegacyStreams):
     """A server at an HTTP(S) URL.
 
@@ -71,6 +84,8 @@ class StreamableHttpTransport(LegacyStreams):
             url, headers, secret_headers, clock, timeout, read_timeout, default_retry_ms, max_reconnect_attempts
         )
         self._inflight: dict[RequestKey, asyncio.Task[None]] = {}
+        self._target: httpx.URL | None = None
+        """The URL parsed once (``start``), so a POST does not parse it again."""
 
     def describe(self) -> str:
         """The URL."""
@@ -89,6 +104,7 @@ class StreamableHttpTransport(LegacyStreams):
                 f"not an http(s) URL: {self.url}", "give a URL like http://127.0.0.1:8000/mcp, or a command for stdio"
             )
         self._sink = sink
+        self._target = parsed
         self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
 
     async def send(self, message: OutgoingMessage) -> None:
@@ -99,17 +115,16 @@ class StreamableHttpTransport(LegacyStreams):
             return
         if message.protocol_version is not None:
             self._protocol_version = message.protocol_version
-        written = asyncio.Event()
+        # A bare future (settled by the POST task, or when that task ends in any way) is the cheapest wait there is:
+        # this runs once per message, on the hot path.
+        written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         task = self._spawn(self._post(message, written))
+        task.add_done_callback(lambda _: _settle(written))
         key = message.request_id
         if key is not None:
             self._inflight[key] = task
             task.add_done_callback(lambda done: self._forget(key, done))
-        waiter = asyncio.ensure_future(written.wait())
-        try:
-            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            waiter.cancel()
+        await written
 
     async def cancel(self, request_id: RequestKey) -> bool:
         """Close that request's POST (its SSE stream or pending JSON answer). False when none is in flight."""
@@ -142,7 +157,7 @@ class StreamableHttpTransport(LegacyStreams):
         if self._inflight.get(key) is task:
             del self._inflight[key]
 
-    async def _post(self, message: OutgoingMessage, written: asyncio.Event) -> None:
+    async def _post(self, message: OutgoingMessage, written: asyncio.Future[None]) -> None:
         assert self._client is not None
         start = self._clock()
         sent_session = self._session_id
@@ -154,7 +169,7 @@ class StreamableHttpTransport(LegacyStreams):
             if not sent:
                 sent = True
                 self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id, http=exchange))
-            written.set()
+            _settle(written)
 
         async def trace(name: str, info: dict[str, Any]) -> None:
             if name == "http11.send_request_body.complete":
@@ -163,7 +178,11 @@ class StreamableHttpTransport(LegacyStreams):
         try:
             headers = self._request_headers(message.headers, message.protocol_version, accept=ACCEPT)
             request = self._client.build_request(
-                "POST", self.url, content=message.raw.encode("utf-8"), headers=headers, extensions={"trace": trace}
+                "POST",
+                self._target or self.url,
+                content=message.raw.encode("utf-8"),
+                headers=headers,
+                extensions={"trace": trace},
             )
             exchange = HttpExchange("POST", self.url, self._redact(request.headers))
             response = await self._client.send(request, stream=True)
@@ -171,7 +190,7 @@ class StreamableHttpTransport(LegacyStreams):
             self._fault(exception_fault(exc, self.url, response_started=False), message.request_id, exchange)
             return
         finally:
-            written.set()
+            _settle(written)
         try:
             emit_sent()
             self._note_session(response)
@@ -193,16 +212,16 @@ class StreamableHttpTransport(LegacyStreams):
         except httpx.HTTPError as exc:
             self._fault(exception_fault(exc, self.url, response_started=True), request_id, make())
             return
-        jsonrpc = looks_like_jsonrpc(text)
         if 200 <= status < 300:
             if not text.strip():
                 if request_id is not None:
                     self._fault(_empty_answer(status, request_id), request_id, make())
-            elif kind == "application/json" or jsonrpc:
+            elif kind == "application/json" or looks_like_jsonrpc(text):  # parsed only when the type does not say
                 self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))
             else:
                 self._fault(_not_jsonrpc(status, kind, text), request_id, make(excerpt(text)))
             return
+        jsonrpc = looks_like_jsonrpc(text)
         if status == 404 and sent_session is not None:
             # The fault goes first: the official SDK's 404 body is a JSON-RPC error with a null id, which would
             # otherwise end the request as that error and hide the expiry the session re-initializes on.
@@ -234,6 +253,11 @@ class StreamableHttpTransport(LegacyStreams):
             await self._resume(message, parser.last_event_id, parser.retry_ms, make())
             return
         self._stream_cut(message.request_id, make(), error, parser.pending)
+
+
+def _settle(written: asyncio.Future[None]) -> None:
+    if not written.done():
+        written.set_result(None)
 
 
 def _empty_answer(status: int, request_id: RequestKey) -> FaultText:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError
+from jsonschema_specifications import REGISTRY as META_SCHEMAS  # type: ignore[import-untyped]
+from referencing.exceptions import Unresolvable
 
 from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, AnswerRefused, InputMethod
 from inspector.answers.shapes import RESULT_NAME, shape_problems
@@ -81,16 +83,21 @@ def field_errors(schema: Mapping[str, Any], content: object) -> dict[str, str]:
         Draft202012Validator.check_schema(schema)
     except SchemaError:
         return {}
-    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER)
+    # The registry of the meta-schemas alone: jsonschema's default one would download a remote $ref, and a
+    # server's schema must never make the inspector fetch anything.
+    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER, registry=META_SCHEMAS)
     errors: dict[str, str] = {}
-    for error in validator.iter_errors(content):
-        if error.validator == "required" and not error.path and isinstance(content, dict):
-            for name in error.validator_value:
-                if name not in content:
-                    errors.setdefault(str(name), f"{name!r} is a required property")
-            continue
-        field = str(error.path[0]) if error.path else FORM_LEVEL
-        errors.setdefault(field, error.message)
+    try:
+        for error in validator.iter_errors(content):
+            if error.validator == "required" and not error.path and isinstance(content, dict):
+                for name in error.validator_value:
+                    if name not in content:
+                        errors.setdefault(str(name), f"{name!r} is a required property")
+                continue
+            field = str(error.path[0]) if error.path else FORM_LEVEL
+            errors.setdefault(field, error.message)
+    except Unresolvable as unresolved:
+        errors.setdefault(FORM_LEVEL, f"the schema's $ref {unresolved} is not resolvable here (nothing is fetched)")
     return errors
 
 

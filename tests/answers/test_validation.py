@@ -147,3 +147,33 @@ def test_roots_must_be_file_uris() -> None:
 
     with pytest.raises(AnswerRefused, match="URL scheme should be 'file'"):
         validate_answer(roots(), {"roots": [{"uri": "https://example.com"}]})
+
+
+def test_a_remote_ref_is_never_fetched() -> None:
+    """A server's requestedSchema pointing at a URL must not make the inspector download anything."""
+    import http.server
+    import threading
+
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"type": "string"}')
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/schema.json"
+        schema = {"type": "object", "properties": {"name": {"$ref": url}}}
+        errors = field_errors(schema, {"name": 3})
+    finally:
+        server.shutdown()
+    assert hits == []
+    assert "not resolvable" in errors[""]

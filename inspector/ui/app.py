@@ -6,7 +6,6 @@ screen (no target) or the main screen (a target), which asks the injected ``sess
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlparse
@@ -14,9 +13,9 @@ from urllib.parse import urlparse
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
-from inspector.answers.build import build_answer_source
 from inspector.answers.roots import Root, root_from_path
 from inspector.ui import known_targets
+from inspector.ui.answers import InteractiveAnswers
 from inspector.ui.keys import gather_keys
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen
@@ -31,15 +30,6 @@ if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.ui.session_port import SessionFactory, SessionPort
     from inspector.ui.target import Target
-
-
-def interactive_answers_class() -> Any:
-    """``inspector.ui.answers.InteractiveAnswers`` when that module exists (another engineer writes it), else None."""
-    try:
-        module = importlib.import_module("inspector.ui.answers")
-    except ImportError:
-        return None
-    return getattr(module, "InteractiveAnswers", None)
 
 
 class InspectorApp(App[None]):
@@ -106,14 +96,8 @@ class InspectorApp(App[None]):
 
     # ------------------------------------------------------------------------------------------------ setup
     def _interactive_answers(self) -> AnswerSource:
-        interactive = interactive_answers_class()
-        if interactive is not None:
-            source: AnswerSource = interactive(
-                self, lambda: list(self.roots), lambda: self.stub_sampling, server_host=self.server_host
-            )
-            return source
-        # Until the interactive source lands: stub model (when asked), roots, and "no answer" for the rest.
-        return build_answer_source(on_missing="fail", stub_model=self.stub_sampling, roots=self.roots)
+        # The roots callable returns the app's own list, so what the roots modal edits is what later calls use.
+        return InteractiveAnswers(self, lambda: self.roots, lambda: self.stub_sampling, server_host=self.server_host)
 
     def server_host(self) -> str | None:
         """The host of the HTTP server in use (URL-mode elicitation warns about a different domain), else None."""

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from inspector.ui import known_targets
+from inspector.ui.answers import calling
 from inspector.ui.bridge import (
     CallWasFinished,
     CallWasStarted,
@@ -211,12 +212,14 @@ class MainScreen(Screen[None]):
         if session is None:
             return
         self.timeline_view.cursor = 0
-        if kind == "tools":
-            await session.call_tool(name, arguments)
-        elif kind == "prompts":
-            await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()})
-        else:
-            await session.read_resource(name)
+        method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
+        with calling(f"{method} {name}"):  # the modals this call opens are titled with it
+            if kind == "tools":
+                await session.call_tool(name, arguments)
+            elif kind == "prompts":
+                await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()})
+            else:
+                await session.read_resource(name)
 
     async def close_session(self) -> None:
         """Stop listening and close the session (bounded)."""

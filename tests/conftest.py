@@ -23,3 +23,4 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     """Default recordings (and anything else under ``$INSPECTOR_DATA_DIR``) go to a temporary folder, never the
     user's; subprocesses inherit it."""
     monkeypatch.setenv("INSPECTOR_DATA_DIR", str(tmp_path_factory.mktemp("inspector-data")))
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path_factory.mktemp("inspector-config")))

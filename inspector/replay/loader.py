@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from inspector.session.builder import TimelineBuilder
-from inspector.session.records import FORMAT, FORMAT_VERSION, Record
+from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
 
 KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event"})
@@ -115,7 +115,7 @@ def _record_problem(record: dict[str, Any]) -> str | None:
     t = record.get("t", 0.0)
     if not isinstance(t, int | float) or isinstance(t, bool):
         return f"the time {t!r} is not a number; skipped"
-    if direction != "event" and not isinstance(record.get("raw"), str):
+    if direction != "event" and raw_text(record) is None:
         return "the record has no raw text; skipped"
     return None
 

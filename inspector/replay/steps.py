@@ -17,7 +17,7 @@ from rich.text import Text
 
 from inspector.protocol.display import one_line
 from inspector.protocol.jsonrpc import classify
-from inspector.session.records import Record
+from inspector.session.records import Record, raw_text
 
 RAW_WIDTH = 200
 
@@ -44,7 +44,7 @@ def _params(message: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _outgoing(record: Record, names: dict[int, str]) -> Text:
-    parsed = classify(str(record.get("raw", "")))
+    parsed = classify(raw_text(record) or "")
     line = Text("→ ", style="bold cyan")
     call = record.get("call")
     where = f"#{call} " if isinstance(call, int) else ""
@@ -71,7 +71,7 @@ def _outgoing(record: Record, names: dict[int, str]) -> Text:
 
 
 def _incoming(record: Record) -> Text:
-    parsed = classify(str(record.get("raw", "")))
+    parsed = classify(raw_text(record) or "")
     line = Text("← ", style="bold green")
     message = parsed.message or {}
     if parsed.kind == "response":
@@ -151,10 +151,10 @@ def steps(records: list[Record]) -> Iterator[Step]:
                 yield Step(at, None, text)
             continue
         if direction == "stderr":
-            yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line(str(record.get("raw", "")), 160)))
+            yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line((raw_text(record) or ""), 160)))
             continue
         text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
-        yield Step(at, None if previous is None else at - previous, text, str(record.get("raw", "")))
+        yield Step(at, None if previous is None else at - previous, text, (raw_text(record) or ""))
         previous = at
 
 

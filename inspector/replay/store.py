@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-APP: Final = "inspector"
-DATA_ENV: Final = "INSPECTOR_DATA_DIR"
-CONFIG_ENV: Final = "INSPECTOR_CONFIG_DIR"
+from inspector.paths import config_dir, data_dir
+
 KEEP_ENV: Final = "INSPECTOR_KEEP_RECORDINGS"
 KEEP_MB_ENV: Final = "INSPECTOR_KEEP_MB"
 DEFAULT_KEEP: Final = 200
@@ -36,26 +35,6 @@ class Limits:
 
     files: int = DEFAULT_KEEP
     bytes: int = DEFAULT_KEEP_MB * 1024 * 1024
-
-
-def data_dir() -> Path:
-    """The inspector's data folder."""
-    override = os.environ.get(DATA_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_data_path
-
-    return user_data_path(APP)
-
-
-def config_dir() -> Path:
-    """The inspector's config folder."""
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_config_path
-
-    return user_config_path(APP)
 
 
 def recordings_dir() -> Path:

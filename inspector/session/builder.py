@@ -13,7 +13,7 @@ from typing import Any
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify
 from inspector.session import findings as lint
-from inspector.session.records import Record
+from inspector.session.records import Record, raw_text
 from inspector.session.timeline import (
     Call,
     CallFinished,
@@ -62,11 +62,11 @@ class TimelineBuilder:
         direction = record.get("dir")
         t = float(record.get("t", 0.0))
         if direction == "c2s":
-            self._outgoing(record, t, parsed or classify(str(record.get("raw", ""))))
+            self._outgoing(record, t, parsed or classify(raw_text(record) or ""))
         elif direction == "s2c":
-            self._incoming(record, t, parsed or classify(str(record.get("raw", ""))))
+            self._incoming(record, t, parsed or classify(raw_text(record) or ""))
         elif direction == "stderr":
-            self._console(ConsoleLine(t, "stderr", str(record.get("raw", ""))))
+            self._console(ConsoleLine(t, "stderr", raw_text(record) or ""))
         elif direction == "event":
             self._event(record, t)
 
@@ -121,6 +121,7 @@ class TimelineBuilder:
                     round_,
                 )
         token = meta.get("progressToken")
+        token = token if isinstance(token, int | str) else None
         if token is not None:
             self._progress[token] = round_
         call.rounds.append(round_)
@@ -271,6 +272,7 @@ class TimelineBuilder:
         assert isinstance(params, dict)
         target: tuple[Call, Round] | None = None
         token = params.get("progressToken")
+        token = token if isinstance(token, int | str) else None  # a malformed token (a list) must not break lookup
         if parsed.method == "notifications/progress" and token in self._progress:
             round_ = self._progress[token]
             target = (self._call_of(round_), round_)

@@ -35,10 +35,18 @@ from inspector.transport.base import (
 ServerRequestHandler = Callable[[WireParse, Call | None], Coroutine[Any, Any, None]]
 
 
-def http_info(exchange: HttpExchange | None) -> HttpInfo | None:
-    """The recordable part of an HTTP exchange."""
+def http_info(exchange: HttpExchange | None, *, response_only: bool = False) -> HttpInfo | None:
+    """The recordable part of an HTTP exchange; for a received message only the response side (the request's
+    method, URL and headers are on the request's own record already)."""
     if exchange is None:
         return None
+    if response_only:
+        return HttpInfo(
+            status=exchange.status,
+            response_headers=dict(exchange.response_headers),
+            content_type=exchange.content_type,
+            elapsed_ms=exchange.elapsed_ms,
+        )
     return HttpInfo(
         method=exchange.method,
         url=exchange.url,
@@ -110,6 +118,7 @@ class Connection:
         """Messages handed to the transport, by exact text: their call and parsed form, until ``Sent`` arrives."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
+        self._closing = False
 
     async def start(self) -> None:
         """Start the transport; raises ``TransportStartError`` when the server cannot be reached."""
@@ -205,6 +214,7 @@ class Connection:
 
     async def close(self) -> None:
         """Close the transport and fail whatever is still waiting."""
+        self._closing = True
         await self.transport.close()
         self._fail_all(RequestFailed("closed", "the session was closed"))
         for task in list(self._tasks):
@@ -218,13 +228,19 @@ class Connection:
         log = self.log
         if isinstance(event, Sent):
             call, parsed = self._outgoing.pop(event.raw, (None, None))
-            log.write(
-                records.wire(log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http)), parsed
+            ours = parsed.message if parsed is not None else None  # raw is exactly dumps(ours): record the object
+            record = records.wire(
+                log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http), message=ours
             )
+            log.write(record, parsed)
         elif isinstance(event, Received):
             parsed = classify(event.raw)
             record = records.wire(
-                log.since_start(event.at), "s2c", event.raw, http=http_info(event.http), reply_to=event.in_reply_to
+                log.since_start(event.at),
+                "s2c",
+                event.raw,
+                http=http_info(event.http, response_only=True),
+                reply_to=event.in_reply_to,
             )
             log.write(record, parsed)
             self._dispatch(parsed, event.in_reply_to)
@@ -261,7 +277,8 @@ class Connection:
                     f"the response to {pending.method} (id {request_id!r}) is not valid JSON-RPC: {parsed.problem}"
                 )
                 pending.future.set_exception(RequestFailed("invalid", message, "see the invalid-message finding"))
-        elif parsed.kind == "request" and self.on_server_request is not None:
+        elif parsed.kind == "request" and self.on_server_request is not None and not self._closing:
+            # (A server request arriving while we close is recorded but not answered: the way back is shutting.)
             owner = self.log.builder.owner_of_server_request(reply_to)
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
             self._tasks.add(task)

@@ -3,8 +3,10 @@
 Line 1 is the header ``{"recording": "inspector", "version": 1, "target": ..., "transport": ..., "era": ...}``.
 Every later line is a record with ``t`` (seconds since the session started) and ``dir``:
 
-- ``"c2s"`` / ``"s2c"``: ``raw`` is the exact wire text; ``call`` (c2s) names the call it belongs to; ``http`` holds
-  status and headers (secrets redacted); ``reply_to`` (s2c on HTTP) the id of the POST whose stream carried it.
+- ``"c2s"`` / ``"s2c"``: ``raw`` is the exact wire text (or ``msg``, the object, for a message we wrote
+  ourselves, whose text is exactly its compact serialization: see ``wire``); ``call`` (c2s) names the call it
+  belongs to; ``http`` holds status and headers (secrets redacted); ``reply_to`` (s2c on HTTP) the id of the POST
+  whose stream carried it.
 - ``"stderr"``: ``raw`` is one stderr line of the server.
 - ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.protocol.jsonrpc import JsonObject, RequestId, dumps
 from inspector.session.timeline import Finding, HttpInfo
 
 FORMAT: Final = "inspector"
@@ -45,9 +47,19 @@ def wire(
     call: int | None = None,
     http: HttpInfo | None = None,
     reply_to: RequestId | None = None,
+    message: JsonObject | None = None,
 ) -> Record:
-    """A message that crossed the wire."""
-    record: Record = {"t": round(t, 6), "dir": direction, "raw": raw}
+    """A message that crossed the wire.
+
+    ``message`` may be given only when ``raw`` is exactly ``jsonrpc.dumps(message)`` (a message we wrote ourselves):
+    the record then keeps the object as ``msg`` instead of the escaped text, which ``raw_text`` turns back into the
+    same bytes. That saves the quote escaping, about a tenth of a recording.
+    """
+    record: Record = {"t": round(t, 6), "dir": direction}
+    if message is not None:
+        record["msg"] = message
+    else:
+        record["raw"] = raw
     if call is not None:
         record["call"] = call
     if http is not None:
@@ -55,6 +67,16 @@ def wire(
     if reply_to is not None:
         record["reply_to"] = reply_to
     return record
+
+
+def raw_text(record: Record) -> str | None:
+    """The exact wire text of a wire or stderr record (``raw``, or ``msg`` serialized as we sent it), else None."""
+    raw = record.get("raw")
+    if isinstance(raw, str):
+        return raw
+    if "msg" in record:
+        return dumps(record["msg"])
+    return None
 
 
 def stderr(t: float, text: str) -> Record:
@@ -83,8 +105,12 @@ def answer_given(
 
 
 def call_ended(t: float, call: int, status: str, detail: str = "") -> Record:
-    """The call ended with ``status`` (a CallStatus)."""
-    return event(t, "end", call=call, status=status, detail=detail)
+    """The call ended with ``status`` (a CallStatus); ``detail`` only when there is one."""
+    return (
+        event(t, "end", call=call, status=status, detail=detail)
+        if detail
+        else event(t, "end", call=call, status=status)
+    )
 
 
 def finding(t: float, found: Finding) -> Record:

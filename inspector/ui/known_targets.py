@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
-
+from inspector import paths
 from inspector.ui.target import Target
 
 RECENT_FILE: Final = "recent.json"
@@ -23,7 +22,7 @@ RECENT_LIMIT: Final = 12
 
 def config_dir() -> Path:
     """The inspector's config folder (recent targets, user themes)."""
-    return platformdirs.user_config_path("inspector")
+    return paths.config_dir()
 
 
 @dataclass(slots=True)

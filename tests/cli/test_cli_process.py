@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from cli_support import ENTRY, bad_server_spec, run_cli
 
+from inspector.session.records import raw_text
+
 
 def imported(stderr: str) -> set[str]:
     """Top-level packages in a ``-X importtime`` report."""
@@ -90,12 +92,12 @@ def test_a_killed_process_leaves_only_whole_lines(tmp_path: Path) -> None:
     crossed = [json.loads(line) for line in transcript.read_text(encoding="utf-8").split("\n")[:-1]]
     lost = 1 if fragment else 0
     for direction in ("c2s", "s2c"):
-        recorded = [r["raw"] for r in lines[1:] if r["dir"] == direction]
+        recorded = [raw_text(r) for r in lines[1:] if r["dir"] == direction]
         really = [t["raw"] for t in crossed if t["dir"] == direction]
         assert recorded == really[: len(recorded)], f"{direction}: the recording is not what crossed the pipe"
         lost += len(really) - len(recorded)
     assert lost <= 1, f"{lost} lines lost"
-    methods = [json.loads(r["raw"]).get("method") for r in lines[1:] if r["dir"] == "c2s"]
+    methods = [json.loads(raw_text(r) or "").get("method") for r in lines[1:] if r["dir"] == "c2s"]
     assert methods[:2] == ["server/discover", "tools/list"]
     ended = [r["call"] for r in lines[1:] if r.get("event") == "end"]
     assert ended == [1, 2], "the tools/call (call 3) never ended: the process was killed first"

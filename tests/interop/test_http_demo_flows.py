@@ -189,7 +189,8 @@ async def test_every_demo_flow_over_http(demo_url: str, era: EraMode, tmp_path: 
     # The recording replays into the very same timeline, HTTP exchanges included.
     body = read_jsonl(recording)[1:]
     assert comparable(build_timeline(body)) == comparable(timeline)
-    assert all("http" in r and r["http"]["url"] == demo_url for r in body if r["dir"] in ("c2s", "s2c"))
+    assert all("http" in r and r["http"]["url"] == demo_url for r in body if r["dir"] == "c2s")
+    assert all("http" in r and "status" in r["http"] for r in body if r["dir"] == "s2c")
 
 
 def check_flow(outcome: Outcome, era: str) -> None:

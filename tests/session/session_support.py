@@ -18,6 +18,7 @@ from inspector.session import records
 from inspector.session.builder import build_timeline
 from inspector.session.client import EraMode, InspectorSession
 from inspector.session.recorder import Recorder
+from inspector.session.records import raw_text
 from inspector.session.timeline import Timeline
 from inspector.transport.stdio import StdioTransport
 
@@ -70,7 +71,7 @@ class Live:
 
     def wire(self, direction: str) -> list[str]:
         """Raw texts of one direction, from the recording."""
-        return [r["raw"] for r in self.records()[1:] if r["dir"] == direction]
+        return [raw_text(r) for r in self.records()[1:] if r["dir"] == direction]
 
     def sent_requests(self, method: str) -> list[dict[str, Any]]:
         """Our requests (or notifications) of ``method``, parsed from the recording."""
@@ -89,7 +90,7 @@ class Live:
         body = lines[1:]
         transcript = read_jsonl(self.transcript) if self.transcript.exists() else []
         for direction in ("c2s", "s2c"):
-            recorded = [r["raw"] for r in body if r["dir"] == direction]
+            recorded = [raw_text(r) for r in body if r["dir"] == direction]
             crossed = [t["raw"] for t in transcript if t["dir"] == direction]
             assert recorded == crossed, f"{direction} lines differ between the recording and the server's transcript"
         closed = [i for i, r in enumerate(body) if r["dir"] == "event" and r["event"] == "closed"]

@@ -16,6 +16,7 @@ from inspector.answers.build import build_answer_source
 from inspector.cli.compose import TargetOptions, build_session, open_recorder
 from inspector.session import records
 from inspector.session.recorder import REDACTED, Recorder
+from inspector.session.records import raw_text
 from inspector.session.timeline import CallFinished, RoundStarted, TimelineEvent
 
 
@@ -59,7 +60,7 @@ async def test_the_timeline_never_sees_a_record_that_is_not_on_disk(tmp_path: Pa
         def check(event: TimelineEvent) -> None:
             lines = on_disk(live.recording)
             if isinstance(event, RoundStarted):
-                assert lines[-1]["raw"] == event.round.request.raw
+                assert raw_text(lines[-1]) == event.round.request.raw
                 seen.append("round")
             elif isinstance(event, CallFinished):
                 assert lines[-1]["event"] == "end" and lines[-1]["call"] == event.call.index

@@ -194,6 +194,8 @@ class StreamableHttpTransport(LegacyStreams):
         try:
             emit_sent()
             self._note_session(response)
+            if sent_session is None and response.is_success:
+                self.session_expired = False  # it took a request with no session id: there is nothing to renew
             await self._answer(message, response, self._exchange_factory(exchange, response, start), sent_session)
         finally:
             await response.aclose()

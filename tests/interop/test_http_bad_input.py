@@ -10,6 +10,7 @@ interpreter start-up) and with ``--json`` (in-process, through typer); the tests
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Iterator
@@ -374,3 +375,27 @@ def test_an_expired_legacy_session_is_reinitialized_and_the_call_completes(outco
     (fault,) = out.json.events("fault")
     assert fault["kind"] == "session-expired" and fault["request_id"] == first["id"]
     assert fault["http"]["status"] == 404
+
+
+async def test_a_session_expired_into_a_sessionless_server_is_renewed_once() -> None:
+    """After the 404 the server hands out no new session id and serves requests without one: the session
+    re-initializes once, and later calls go straight through instead of re-initializing every time."""
+    from inspector.answers.policies import Policy
+    from inspector.session.client import InspectorSession
+    from inspector.transport.http import StreamableHttpTransport
+
+    with bad.serve() as server:
+        transport = StreamableHttpTransport(server.url("legacy-forgetful"))
+        session = InspectorSession(transport, Policy("fail"), era="legacy", timeout=10)
+        try:
+            async with asyncio.timeout(30):
+                await session.connect()
+                first = await session.call_tool("echo", {"text": "one"})
+                second = await session.call_tool("echo", {"text": "two"})
+        finally:
+            await session.close()
+        received, _ = server.state.wire("legacy-forgetful")
+    assert (first.status, second.status) == ("complete", "complete"), (first.detail, second.detail)
+    assert transport.session_id is None and not transport.session_expired
+    assert sum(1 for raw in received if '"initialize"' in raw) == 2
+    assert [len(o.call.rounds) for o in (first, second)] == [2, 1]

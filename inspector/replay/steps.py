@@ -17,7 +17,9 @@ from rich.text import Text
 
 from inspector.protocol.display import one_line
 from inspector.protocol.jsonrpc import classify
+from inspector.session.builder import TimelineBuilder
 from inspector.session.records import Record, raw_text
+from inspector.session.timeline import Call, CallFinished
 
 RAW_WIDTH = 200
 
@@ -119,8 +121,6 @@ def _event(record: Record, names: dict[int, str]) -> Text | None:
         text.append(one_line(json.dumps(record.get("response"), ensure_ascii=False), 80))
         text.append(f" ({one_line(str(record.get('source', '')), 30)})", style="dim")
         return text
-    if name == "end":
-        return Text(f"  └ {where}{record.get('status')}", style="bold")
     if name == "era":
         return Text(f"  era {record.get('era')} {record.get('version')}: {one_line(str(record.get('why', '')), 100)}")
     if name == "finding":
@@ -133,29 +133,43 @@ def _event(record: Record, names: dict[int, str]) -> Text | None:
 
 
 def steps(records: list[Record]) -> Iterator[Step]:
-    """The walk, in recorded order."""
+    """The walk, in recorded order; a call's end is shown when the timeline builder sees it end (from the wire or
+    from an end record), so it reads exactly as the timeline does."""
     names: dict[int, str] = {}
     previous: float | None = None
+    builder = TimelineBuilder()
+    finished: list[Call] = []
+    builder.timeline.subscribe(lambda event: finished.append(event.call) if isinstance(event, CallFinished) else None)
     for record in records:
-        at = float(record.get("t", 0.0))
-        direction = record.get("dir")
-        if direction == "event":
-            if record.get("event") == "call" and isinstance(record.get("call"), int):
-                params = record.get("params") if isinstance(record.get("params"), dict) else {}
-                assert isinstance(params, dict)
-                label = params.get("name", params.get("uri"))
-                if isinstance(label, str):
-                    names[record["call"]] = label
-            text = _event(record, names)
-            if text is not None:
-                yield Step(at, None, text)
-            continue
-        if direction == "stderr":
-            yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line((raw_text(record) or ""), 160)))
-            continue
-        text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
-        yield Step(at, None if previous is None else at - previous, text, (raw_text(record) or ""))
-        previous = at
+        yield from _walk(record, names, previous)
+        if record.get("dir") in ("c2s", "s2c"):
+            previous = float(record.get("t", 0.0))
+        builder.apply(record)
+        for call in finished:
+            yield Step(float(record.get("t", 0.0)), None, Text(f"  └ #{call.index} {call.status}", style="bold"))
+        finished.clear()
+
+
+def _walk(record: Record, names: dict[int, str], previous: float | None) -> Iterator[Step]:
+    """The step (at most one) that shows ``record``."""
+    at = float(record.get("t", 0.0))
+    direction = record.get("dir")
+    if direction == "event":
+        if record.get("event") == "call" and isinstance(record.get("call"), int):
+            params = record.get("params") if isinstance(record.get("params"), dict) else {}
+            assert isinstance(params, dict)
+            label = params.get("name", params.get("uri"))
+            if isinstance(label, str):
+                names[record["call"]] = label
+        text = _event(record, names)
+        if text is not None:
+            yield Step(at, None, text)
+        return
+    if direction == "stderr":
+        yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line((raw_text(record) or ""), 160)))
+        return
+    text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
+    yield Step(at, None if previous is None else at - previous, text, (raw_text(record) or ""))
 
 
 def print_steps(console: Console, records: list[Record], wait: Callable[[], object] | None = None) -> int:

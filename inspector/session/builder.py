@@ -18,6 +18,7 @@ from inspector.session.timeline import (
     Call,
     CallFinished,
     CallStarted,
+    CallStatus,
     ConsoleAppended,
     ConsoleLine,
     EraDecision,
@@ -125,6 +126,7 @@ class TimelineBuilder:
         if token is not None:
             self._progress[token] = round_
         call.rounds.append(round_)
+        call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
         assert parsed.id is not None
         self._in_flight[parsed.id] = _InFlight(call, round_, version, token)
         self.timeline.emit(RoundStarted(call, round_))
@@ -173,6 +175,27 @@ class TimelineBuilder:
         else:
             self._result(call, round_, message.get("result"), flight.version)
         self.timeline.emit(RoundUpdated(call, round_))
+        self._derive_status(call, round_, wire.at)
+
+    def _derive_status(self, call: Call, round_: Round, at: float) -> None:
+        """What the wire alone says about the call: input-required, or finished (complete, tool-error, error).
+
+        The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
+        failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
+        """
+        if round_.result_type == "input_required":
+            call.status = "input-required"
+            return
+        if round_.result_type == "error":
+            status: CallStatus = "error"
+        elif round_.result_type == "complete":
+            result = round_.result or {}
+            status = "tool-error" if result.get("isError") is True else "complete"
+        else:
+            return
+        call.status = status
+        call.finished_at = at
+        self.timeline.emit(CallFinished(call))
 
     def _result(self, call: Call, round_: Round, result: Any, version: str | None) -> None:
         if not isinstance(result, dict):

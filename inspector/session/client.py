@@ -406,9 +406,11 @@ class InspectorSession:
         result: JsonObject | None = None,
         error: JsonObject | None = None,
     ) -> Outcome:
-        self.log.write(records.call_ended(self.log.now(), call, status, detail))
         found = self.timeline.call(call)
         assert found is not None
+        if found.status != status or detail or found.finished_at is None:
+            # the wire did not already say so (see TimelineBuilder._derive_status): record how the call ended
+            self.log.write(records.call_ended(self.log.now(), call, status, detail))
         return Outcome(found, status, result, error, detail)
 
     def _finding(self, found: Finding) -> None:

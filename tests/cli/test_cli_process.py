@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cli_support import ENTRY, bad_server_spec, run_cli
 
+from inspector.session.builder import build_timeline
 from inspector.session.records import raw_text
 
 
@@ -99,8 +100,10 @@ def test_a_killed_process_leaves_only_whole_lines(tmp_path: Path) -> None:
     assert lost <= 1, f"{lost} lines lost"
     methods = [json.loads(raw_text(r) or "").get("method") for r in lines[1:] if r["dir"] == "c2s"]
     assert methods[:2] == ["server/discover", "tools/list"]
-    ended = [r["call"] for r in lines[1:] if r.get("event") == "end"]
-    assert ended == [1, 2], "the tools/call (call 3) never ended: the process was killed first"
+    replayed = build_timeline(lines[1:])
+    statuses = [call.status for call in replayed.calls]
+    assert statuses[:2] == ["complete", "complete"]
+    assert statuses[2:] == ["pending"], "the tools/call (call 3) never ended: the process was killed first"
     assert not any(r.get("event") == "closed" for r in lines[1:])
 
 

@@ -131,7 +131,7 @@ def wire_bytes(path: Path) -> tuple[int, int, int]:
             if record.get("dir") not in ("c2s", "s2c"):
                 continue
             count += 1
-            message += len(record["raw"].encode("utf-8")) + 1
+            message += len((records.raw_text(record) or "").encode("utf-8")) + 1
             info = record.get("http")
             if not isinstance(info, dict):
                 continue

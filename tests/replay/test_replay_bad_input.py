@@ -73,7 +73,7 @@ def test_cut_last_line_keeps_everything_before_it(tmp_path: Path) -> None:
     assert [(p.line, p.severity) for p in problems] == [(9, "error")]
     assert "cut off" in problems[0].why and "killed" in problems[0].why
     assert len(timeline.calls) == 2
-    assert timeline.calls[1].status == "pending"  # its end record was the cut line
+    assert timeline.calls[1].status == "complete"  # only its end record was cut: the response says it ended
     assert timeline.calls[1].rounds[0].result_type == "complete"
     assert _fingerprint(path) == before
 
@@ -171,11 +171,11 @@ def test_replay_command_lists_problems_on_stderr_and_still_prints(tmp_path: Path
     assert result.exit_code == 0
     assert "error: line 3: not JSON" in result.stderr
     assert "error: line 10: the last line was cut off" in result.stderr
-    assert "#1 tools/call add  complete" in result.stdout and "#2 tools/call add  pending" in result.stdout
+    assert "#1 tools/call add  complete" in result.stdout and "#2 tools/call add  complete" in result.stdout
     as_json = invoke("replay", str(path), "--json")
     doc = json.loads(as_json.stdout)
     assert [p["line"] for p in doc["problems"]] == [3, 10]
-    assert [c["status"] for c in doc["calls"]] == ["complete", "pending"]
+    assert [c["status"] for c in doc["calls"]] == ["complete", "complete"]
     for args in (("--step", "--no-wait"), ("export", "--call", "1")):
         command = ("export", str(path), *args[1:]) if args[0] == "export" else ("replay", str(path), *args)
         assert invoke(*command).exit_code == 0

@@ -96,6 +96,7 @@ class InspectorSession:
         self.legacy = False
         self._answerer: ServerRequestAnswerer | None = None
         self._progress_tokens = 0
+        self._calls_started = 0
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
 
@@ -394,8 +395,9 @@ class InspectorSession:
         return answer.response
 
     def _start_call(self, method: str, params: JsonObject) -> int:
-        self.log.write(records.call_started(self.log.now(), len(self.timeline.calls) + 1, method, params))
-        return len(self.timeline.calls)
+        self._calls_started += 1
+        self.log.announce(records.call_started(self.log.now(), self._calls_started, method, params))
+        return self._calls_started
 
     def _end_call(
         self,

@@ -68,11 +68,29 @@ class SessionLog:
         self.t0 = clock()
         self.recorder = recorder
         self.builder = TimelineBuilder(timeline)
+        self._announced: list[records.Record] = []
 
     @property
     def timeline(self) -> Timeline:
-        """The timeline being built."""
+        """The timeline being built (with every announced call on it)."""
+        if self._announced:
+            self.flush()
         return self.builder.timeline
+
+    def announce(self, record: records.Record) -> None:
+        """A record written just before the next one (a call's start, written after its first request left).
+
+        Announcing instead of writing takes the bookkeeping of a call's start off the path to the wire: it happens
+        while the server works on the request. Order is kept, since every write (and every read of the timeline)
+        writes what was announced first.
+        """
+        self._announced.append(record)
+
+    def flush(self) -> None:
+        """Write what was announced."""
+        announced, self._announced = self._announced, []
+        for record in announced:
+            self.write(record)
 
     def now(self) -> float:
         """Seconds since the session started."""
@@ -84,6 +102,8 @@ class SessionLog:
 
     def write(self, record: records.Record, parsed: WireParse | None = None) -> None:
         """Record, then apply to the timeline."""
+        if self._announced:
+            self.flush()
         if self.recorder is not None:
             self.recorder.write(record)
         self.builder.apply(record, parsed)
@@ -279,6 +299,7 @@ class Connection:
                 pending.future.set_exception(RequestFailed("invalid", message, "see the invalid-message finding"))
         elif parsed.kind == "request" and self.on_server_request is not None and not self._closing:
             # (A server request arriving while we close is recorded but not answered: the way back is shutting.)
+            self.log.flush()
             owner = self.log.builder.owner_of_server_request(reply_to)
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
             self._tasks.add(task)

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.compose import TargetOptions, UsageError, build_session, default_recording_path
-from inspector.headless.document import outcome_document
+from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.render import print_timeline
 from inspector.protocol.display import printable
 from inspector.session.client import ConnectError, EraMode, InspectorSession
@@ -73,7 +73,14 @@ async def run_operation(
             for line in stderr[-20:]:
                 error_console().print(Text("  server: ", style="dim") + Text(printable(line)))
             if as_json:
-                print(json.dumps({"status": "failed", "exitCode": EXIT_CONNECT, "detail": failure.message}))
+                doc = {
+                    "status": "failed",
+                    "exitCode": EXIT_CONNECT,
+                    "detail": failure.message,
+                    "hint": failure.hint,
+                    "findings": [finding_json(f) for f in session.timeline.findings],
+                }
+                print(json.dumps(doc, ensure_ascii=False, indent=2))
             _say_recorded(record)
             return EXIT_CONNECT
         outcome = await operation(session)

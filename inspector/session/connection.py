@@ -326,7 +326,8 @@ class Connection:
         )
         kind = "session-expired" if fault.kind == "session-expired" else "transport"
         if pending is not None and not pending.future.done():
-            pending.future.set_exception(RequestFailed(kind, fault.message, fault.hint, fatal=fault.fatal))
+            failure = RequestFailed(kind, fault.message, fault.hint, fatal=fault.fatal, fault_kind=fault.kind)
+            pending.future.set_exception(failure)
         if fault.fatal:
             self.closed_reason = fault.message
             self._fail_all(RequestFailed("transport", fault.message, fault.hint, fatal=True))

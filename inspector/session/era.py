@@ -21,6 +21,8 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 MODERN_ERROR_CODES = frozenset({-32020, -32021, -32022})
 
 DiscoverFn = Callable[[str], Awaitable[JsonObject]]
+NO_VERDICT_FAULTS = frozenset({"http-401", "http-403", "tls", "connect"})
+"""Faults that say nothing about the era: the server wants credentials, refuses us, or cannot be reached."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,9 @@ async def detect_era(discover: DiscoverFn, *, preferred: str = LATEST_MODERN) ->
         except RequestFailed as failure:
             if failure.kind == "timeout":
                 return Verdict("legacy", None, "server/discover got no reply within the probe timeout")
+            if failure.fault_kind in NO_VERDICT_FAULTS:
+                # Credentials or permission, not the protocol era: initialize would be refused the same way.
+                raise EraError(f"could not probe the server: {failure.message}", failure.hint) from None
             if failure.kind == "transport" and not failure.fatal:
                 return Verdict("legacy", None, f"server/discover was refused at the HTTP level ({failure.message})")
             raise EraError(

@@ -41,9 +41,13 @@ class RequestFailed(Exception):
     ``kind`` is one of: timeout, transport, closed, cancelled, session-expired, invalid.
     """
 
-    def __init__(self, kind: str, message: str, hint: str = "", *, fatal: bool = False) -> None:
+    def __init__(
+        self, kind: str, message: str, hint: str = "", *, fatal: bool = False, fault_kind: str | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
+        self.fault_kind = fault_kind
+        """The transport's own name for what went wrong (``http-401``, ``stream-cut``...), when it was a fault."""
         self.fatal = fatal
         self.message = message
         self.hint = hint

@@ -66,7 +66,7 @@ CASES = [
         ),
         "http-401",
         at_call=False,
-        findings=("transport", "transport"),
+        findings=("transport",),  # the probe is refused: no era verdict, no initialize to refuse again
     ),
     Case(
         "auth-plain",
@@ -78,7 +78,7 @@ CASES = [
         ),
         "http-401",
         at_call=False,
-        findings=("transport", "transport"),
+        findings=("transport",),  # the probe is refused: no era verdict, no initialize to refuse again
     ),
     Case(
         "forbidden",
@@ -86,7 +86,7 @@ CASES = [
         ("HTTP 403 Forbidden", "Invalid Origin header", "Origin header (DNS-rebinding protection"),
         "http-403",
         at_call=False,
-        findings=("transport", "transport"),
+        findings=("transport",),  # the probe is refused: no era verdict, no initialize to refuse again
     ),
     Case("scope", 3, ("HTTP 403 Forbidden", "lacks the scope", "'files:write'", "--bearer TOKEN"), "http-403"),
     Case(
@@ -313,10 +313,11 @@ def test_a_json_rpc_error_at_http_500_is_the_answer(outcomes: dict[str, Outcome]
 
 
 def test_401_names_the_token_and_where_to_get_one(outcomes: dict[str, Outcome]) -> None:
-    """Both the probe and the handshake were refused; the challenge is kept on the recorded exchange."""
+    """The probe was refused for want of a token, which is no era verdict: no initialize is tried after it.
+    The challenge is kept on the recorded exchange."""
     run = outcomes["auth"].human
     faults = run.events("fault")
-    assert [f["kind"] for f in faults] == ["http-401", "http-401"]
+    assert [f["kind"] for f in faults] == ["http-401"]
     challenge = faults[0]["http"]["response_headers"]["WWW-Authenticate"]
     assert challenge.startswith('Bearer resource_metadata="') and run.expand("{path}") in challenge
 

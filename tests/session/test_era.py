@@ -70,3 +70,12 @@ async def test_an_unrecognised_http_refusal_means_legacy_but_a_network_failure_i
     _, discover = probe(RequestFailed("transport", "connection refused", fatal=True))
     with pytest.raises(EraError):
         await detect_era(discover)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("fault", ["http-401", "http-403"])
+async def test_an_auth_refusal_is_no_era_verdict(fault: str) -> None:
+    """A 401/403 on the probe would refuse initialize too: say so instead of 'initialize failed'."""
+    _, discover = probe(RequestFailed("transport", "HTTP 401 Unauthorized", "pass --bearer TOKEN", fault_kind=fault))
+    with pytest.raises(EraError) as caught:
+        await detect_era(discover)  # type: ignore[arg-type]
+    assert caught.value.hint == "pass --bearer TOKEN"

@@ -251,8 +251,11 @@ def test_the_json_document_has_the_exit_code_and_the_finding(outcomes: dict[str,
     doc = out.doc
     assert doc["exitCode"] == case.code
     if not case.at_call:
-        # Connecting failed: the document is the short one; the findings are on the recorded timeline (below).
-        assert set(doc) == {"status", "exitCode", "detail"} and doc["status"] == "failed" and doc["detail"]
+        # Connecting failed: the short document, with what happened, what to try and the findings so far.
+        assert set(doc) == {"status", "exitCode", "detail", "hint", "findings"}
+        assert doc["status"] == "failed" and doc["detail"] and doc["hint"]
+        codes = tuple(f["code"] for f in doc["findings"] if f["code"] != "era")
+        assert codes == case.findings, doc["findings"]
         return
     codes = tuple(f["code"] for f in doc["findings"] if f["code"] != "era")
     assert codes == case.findings, doc["findings"]

@@ -34,6 +34,7 @@ from inspector.session.timeline import (
     Timeline,
     WireMessage,
 )
+from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 
 TERMINAL_STATUSES = frozenset({"complete", "tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"})
 
@@ -172,6 +173,13 @@ class TimelineBuilder:
             round_.result_type = "error"
             error = message.get("error")
             round_.error = error if isinstance(error, dict) else None
+            if round_.error is not None and round_.error.get("code") == URL_ELICITATION_REQUIRED:
+                # 2025-11-25 URL elicitation: the error's elicitations are this round's input requests
+                wanted = url_elicitations(round_.error.get("data"))
+                round_.input_requests = {
+                    elicitation_key(e, i): {"method": "elicitation/create", "params": {"mode": "url", **e}}
+                    for i, e in enumerate(wanted)
+                }
         else:
             self._result(call, round_, message.get("result"), flight.version)
         self.timeline.emit(RoundUpdated(call, round_))

@@ -39,6 +39,7 @@ from inspector.session.mrtr import (
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.timeline import CallStatus, EraDecision, Finding, Timeline
+from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
 
 EraMode = Literal["auto", "modern", "legacy"]
@@ -274,7 +275,7 @@ class InspectorSession:
         """Any request as one call; MRTR is driven for the three methods that allow it."""
         call = self._start_call(method, params)
         try:
-            result = await self._rpc(call, method, params, capabilities)
+            result = await self._first_round(call, method, params, capabilities)
             if is_input_required(result) and method in INPUT_REQUIRED_METHODS:
 
                 async def answer(key: str, request: JsonObject) -> JsonObject:
@@ -382,6 +383,30 @@ class InspectorSession:
             raise RequestFailed(
                 "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
             ) from None
+
+    async def _first_round(
+        self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None
+    ) -> JsonObject:
+        """The request; in the legacy era a -32042 (URL elicitation required) is surfaced as input requests: each
+        URL is put to the answers source (consent, never a fetch) and, once all are accepted, the request is sent
+        again with a new id, as a 2025-11-25 client does after the user finished in the browser."""
+        for attempt in range(self.max_rounds):
+            try:
+                return await self._rpc(call, method, params, capabilities)
+            except RpcError as error:
+                wanted = url_elicitations(error.data)
+                if error.code != URL_ELICITATION_REQUIRED or not self.legacy or not wanted:
+                    raise
+                if attempt + 1 >= self.max_rounds:
+                    raise RoundCapReached(attempt + 1, error.to_json()) from None
+                for index, elicitation in enumerate(wanted):
+                    request: JsonObject = {"method": "elicitation/create", "params": {"mode": "url", **elicitation}}
+                    response = await self._answer(call, elicitation_key(elicitation, index), request)
+                    if response.get("action") != "accept":
+                        raise RpcError(
+                            error.code, f"{error.message} (the user answered {response.get('action')!r})", error.data
+                        ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _headers(self, method: str, params: JsonObject) -> dict[str, str]:
         """Mcp-Method, Mcp-Name and the tool's Mcp-Param-* headers (HTTP only; stdio has no headers)."""

@@ -1,0 +1,49 @@
+"""2025-11-25 URL-mode -32042 is surfaced as an input request, answered, and the call retried with a new id."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from inspector.answers.scripted import parse_answers
+from inspector.session.builder import build_timeline
+from inspector.session.client import InspectorSession
+from inspector.session.recorder import Recorder
+from inspector.transport.stdio import StdioTransport
+
+SERVER = [sys.executable, str(Path(__file__).parents[1] / "fixtures" / "url_elicit_server.py")]
+
+
+async def run(answers: dict[str, object], tmp_path: Path) -> tuple[InspectorSession, object, Path]:
+    path = tmp_path / "url.jsonl"
+    session = InspectorSession(StdioTransport(SERVER), parse_answers(answers), recorder=Recorder(path, {}))
+    try:
+        await session.connect()
+        outcome = await session.call_tool("repos", {})
+    finally:
+        await session.close()
+        assert session.log.recorder is not None
+        session.log.recorder.close()
+    return session, outcome, path
+
+
+async def test_consent_retries_the_call_and_the_url_shows_as_an_input_request(tmp_path: Path) -> None:
+    _, outcome, path = await run({"link-github": {"action": "accept"}}, tmp_path)
+    assert outcome.status == "complete"  # type: ignore[attr-defined]
+    first, retry = outcome.call.rounds  # type: ignore[attr-defined]
+    assert first.error is not None and first.error["code"] == -32042
+    assert list(first.input_requests) == ["link-github"]
+    assert first.input_requests["link-github"]["params"]["url"].startswith("https://github.example.com/")
+    assert [a.key for a in first.answers] == ["link-github"]
+    assert retry.request_id != first.request_id and retry.result_type == "complete"
+    import json
+
+    replayed = build_timeline([json.loads(line) for line in path.read_text().splitlines()[1:]])
+    assert list(replayed.calls[-1].rounds[0].input_requests) == ["link-github"]
+
+
+async def test_a_declined_url_ends_the_call_with_the_error(tmp_path: Path) -> None:
+    _, outcome, _ = await run({"link-github": {"action": "decline"}}, tmp_path)
+    assert outcome.status == "error"  # type: ignore[attr-defined]
+    assert "decline" in outcome.detail  # type: ignore[attr-defined]
+    assert len(outcome.call.rounds) == 1  # type: ignore[attr-defined]

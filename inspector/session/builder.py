@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify
 from inspector.session import findings as lint
@@ -277,9 +278,28 @@ class TimelineBuilder:
         requests = result.get("inputRequests")
         if isinstance(requests, dict):
             round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
+            self._check_forms(call, round_)
         state = result.get("requestState")
         if isinstance(state, str):
             round_.request_state = RequestState(state)
+
+    def _check_forms(self, call: Call, round_: Round) -> None:
+        """A form elicitation whose requestedSchema the spec does not allow (nested objects, $ref, unknown types):
+        the form falls back to a JSON editor, and the server author should know."""
+        for key, request in round_.input_requests.items():
+            params = request.get("params")
+            if request.get("method") != "elicitation/create" or not isinstance(params, dict):
+                continue
+            if params.get("mode", "form") != "form":
+                continue
+            reason = unsupported_reason(params.get("requestedSchema"))
+            if reason is not None:
+                where = f"input {key!r}" if key else "elicitation/create"
+                self._finding(
+                    lint.make("unsupported-schema", f"{where}: {reason}", call=call.index, round_=round_.index),
+                    call,
+                    round_,
+                )
 
     def _server_identity(self, method: str, result: JsonObject) -> None:
         if method == "initialize":
@@ -364,6 +384,7 @@ class TimelineBuilder:
                 round_,
             )
         call.rounds.append(round_)
+        self._check_forms(call, round_)
         if parsed.id is not None:
             self._server_requests[parsed.id] = (call, round_)
         self.timeline.emit(RoundStarted(call, round_))

@@ -1,0 +1,94 @@
+"""Opening the TUI costs no more than the demo server's start (issue 4), measured side by side, from a cold process.
+
+1. the demo server: spawn ``python -m inspector.demo`` and time until it answers ``server/discover``;
+2. the TUI: spawn a process that imports the app and runs it headless on a timeline of 100 recorded calls (no
+   server), and time until the timeline's first line is painted.
+
+Usage: python tests/perf/bench_startup.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+DISCOVER = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "server/discover",
+    "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    },
+}
+
+TUI_PROBE = r"""
+import asyncio, sys, time
+from inspector.ui.app import InspectorApp
+from inspector.ui.scripted import ScriptedSession, recorded_timeline
+from inspector.ui.target import Target
+from inspector.ui.widgets.timeline_view import TimelineView
+original = TimelineView.render_line
+def painted(self, y):
+    if self.rows:
+        print(time.time(), flush=True)
+        sys.stdout.flush()
+        import os; os._exit(0)
+    return original(self, y)
+TimelineView.render_line = painted
+async def main():
+    session = ScriptedSession(timeline=recorded_timeline(100))
+    app = InspectorApp(None, Target.from_spec("demo", name="demo"), session=session)
+    async with app.run_test(size=(160, 45)) as pilot:
+        for _ in range(500):
+            await pilot.pause(0.01)
+asyncio.run(main())
+"""
+
+
+def demo_start() -> float:
+    """Seconds from spawn to the demo server's answer to server/discover."""
+    began = time.time()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inspector.demo"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(DISCOVER) + "\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    elapsed = time.time() - began
+    proc.stdin.close()
+    proc.wait(10)
+    return elapsed
+
+
+def tui_start() -> float:
+    """Seconds from spawn to the TUI's first painted timeline line."""
+    began = time.time()
+    done = subprocess.run([sys.executable, "-c", TUI_PROBE], capture_output=True, text=True, timeout=60, check=False)
+    return float(done.stdout.split()[0]) - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    demo = [demo_start() for _ in range(runs)]
+    tui = [tui_start() for _ in range(runs)]
+    print(f"demo server start (spawn -> server/discover answered): median {statistics.median(demo) * 1000:.0f} ms")
+    print(f"TUI start (spawn -> first timeline line painted):      median {statistics.median(tui) * 1000:.0f} ms")
+    print(f"TUI / demo server = {statistics.median(tui) / statistics.median(demo):.2f}x   (target <= 1.0)")
+
+
+if __name__ == "__main__":
+    main()

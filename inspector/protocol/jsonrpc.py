@@ -43,9 +43,13 @@ class WireParse:
                 object.__setattr__(self, "method", method)
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""What ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` does, without building an encoder per call."""
+
+
 def dumps(value: Any) -> str:
     """Compact, non-ASCII-preserving JSON: one line, as stdio framing requires (json escapes newlines)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODE(value)
 
 
 def classify(raw: str) -> WireParse:

@@ -105,7 +105,9 @@ class SessionLog:
         if self._announced:
             self.flush()
         if self.recorder is not None:
-            self.recorder.write(record)
+            # a message we wrote is recorded as its object, whose serialization is exactly the parsed wire text
+            ours = parsed is not None and parsed.message is not None and parsed.message is record.get("msg")
+            self.recorder.write(record, parsed.raw if ours and parsed is not None else None)
         self.builder.apply(record, parsed)
 
 
@@ -113,9 +115,8 @@ class _Expired(Exception):
     """The request's timeout passed before its response arrived."""
 
 
-def _expire(future: asyncio.Future[WireParse]) -> None:
-    if not future.done():
-        future.set_exception(_Expired())
+# How early the loop may run a timer (uvloop counts whole milliseconds): a deadline this close is due.
+_TIMER_SLACK_S = 0.002
 
 
 @dataclass(slots=True)
@@ -123,6 +124,8 @@ class _Pending:
     future: asyncio.Future[WireParse]
     call: int
     method: str
+    deadline: float | None = None
+    """Loop time after which the request has timed out (None: no timeout)."""
 
 
 class Connection:
@@ -134,8 +137,11 @@ class Connection:
         self.on_server_request: ServerRequestHandler | None = None
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
-        self._outgoing: dict[str, tuple[int | None, WireParse | None]] = {}
-        """Messages handed to the transport, by exact text: their call and parsed form, until ``Sent`` arrives."""
+        self._outgoing: dict[str, tuple[int | None, JsonObject | None]] = {}
+        """Messages handed to the transport, by exact text: their call and (requests) object, until ``Sent``."""
+        self._watchdog: asyncio.TimerHandle | None = None
+        """One loop timer for every request's timeout, set for the earliest deadline (see ``_watch``)."""
+        self._watchdog_at = 0.0
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
         self._closing = False
@@ -170,11 +176,14 @@ class Connection:
         loop = asyncio.get_running_loop()
         pending = _Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
-        self._outgoing[raw] = (call, WireParse(raw, "request", message))
+        self._outgoing[raw] = (call, message)
         outgoing = OutgoingMessage(raw, method, request_id, protocol_version, dict(headers or {}))
         await self.transport.send(outgoing)
-        # One timer per request, armed only when there is a timeout (cheaper than an asyncio.timeout scope).
-        timer = loop.call_later(timeout, _expire, pending.future) if timeout is not None else None
+        if timeout is not None:
+            # The deadline counts from the send, as a per-request timer would; one shared timer watches them all.
+            pending.deadline = deadline = loop.time() + timeout
+            if self._watchdog is None or deadline < self._watchdog_at:
+                self._arm_watchdog(loop, deadline)
         try:
             reply = await pending.future
         except _Expired:
@@ -190,8 +199,6 @@ class Connection:
                 await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
             raise
         finally:
-            if timer is not None:
-                timer.cancel()
             self._pending.pop(request_id, None)
         message = reply.message or {}
         if reply.kind == "error":
@@ -200,6 +207,32 @@ class Connection:
         if not isinstance(result, dict):
             raise RequestFailed("invalid", f"{method} response has no result object", "see the finding on the timeline")
         return result
+
+    def _arm_watchdog(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        self._watchdog_at = when
+        self._watchdog = loop.call_at(when, self._watch, loop)
+
+    def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Time out every request whose deadline has passed; set the timer again for the earliest one left.
+
+        Requests that finished were dropped from ``_pending``, so a stream of quick requests costs one dict entry
+        each instead of a loop timer armed and cancelled per request.
+        """
+        self._watchdog = None
+        due = loop.time() + _TIMER_SLACK_S
+        earliest: float | None = None
+        for pending in list(self._pending.values()):
+            deadline = pending.deadline
+            if deadline is None or pending.future.done():
+                continue
+            if deadline <= due:
+                pending.future.set_exception(_Expired())
+            elif earliest is None or deadline < earliest:
+                earliest = deadline
+        if earliest is not None:
+            self._arm_watchdog(loop, earliest)
 
     async def _abandon(self, call: int, request_id: RequestId, version: str | None, reason: str, notice: bool) -> None:
         """Stop waiting for a request: HTTP closes its stream; stdio sends notifications/cancelled."""
@@ -235,6 +268,9 @@ class Connection:
     async def close(self) -> None:
         """Close the transport and fail whatever is still waiting."""
         self._closing = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         await self.transport.close()
         self._fail_all(RequestFailed("closed", "the session was closed"))
         for task in list(self._tasks):
@@ -247,8 +283,9 @@ class Connection:
     def _on_event(self, event: TransportEvent) -> None:
         log = self.log
         if isinstance(event, Sent):
-            call, parsed = self._outgoing.pop(event.raw, (None, None))
-            ours = parsed.message if parsed is not None else None  # raw is exactly dumps(ours): record the object
+            call, ours = self._outgoing.pop(event.raw, (None, None))
+            # raw is exactly dumps(ours): record the object (parsed here, after the write, off the path to the wire)
+            parsed = WireParse(event.raw, "request", ours) if ours is not None else None
             record = records.wire(
                 log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http), message=ours
             )

@@ -96,20 +96,25 @@ class TimelineBuilder:
 
     def _start_round(self, call: Call, parsed: WireParse, wire: WireMessage) -> None:
         message = parsed.message or {}
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
-        assert isinstance(params, dict)
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        assert isinstance(meta, dict)
-        version = meta.get(META_PROTOCOL_VERSION) if isinstance(meta.get(META_PROTOCOL_VERSION), str) else None
+        params = message.get("params")
+        if not isinstance(params, dict):
+            params = {}
+        meta = params.get("_meta")
+        if not isinstance(meta, dict):
+            meta = {}
+        version = meta.get(META_PROTOCOL_VERSION)
+        if not isinstance(version, str):
+            version = None
+        echoed = params.get("requestState")
         round_ = Round(
             index=len(call.rounds) + 1,
             kind="request",
             request_id=parsed.id,
             method=parsed.method or call.method,
             request=wire,
-            echoed_state=params.get("requestState") if isinstance(params.get("requestState"), str) else None,
+            echoed_state=echoed if isinstance(echoed, str) else None,
         )
-        previous = call.final_round
+        previous = call.final_round if call.rounds else None
         if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
             previous.request_state.echoed = round_.echoed_state == previous.request_state.value
             if not previous.request_state.echoed:
@@ -131,7 +136,8 @@ class TimelineBuilder:
         call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
         assert parsed.id is not None
         self._in_flight[parsed.id] = _InFlight(call, round_, version, token)
-        self.timeline.emit(RoundStarted(call, round_))
+        if self.timeline.listeners:  # (no event objects to build when nobody listens: a headless run)
+            self.timeline.emit(RoundStarted(call, round_))
 
     # ----------------------------------------------------------------------------------------------- incoming
     def _incoming(self, record: Record, t: float, parsed: WireParse) -> None:
@@ -183,7 +189,8 @@ class TimelineBuilder:
                 }
         else:
             self._result(call, round_, message.get("result"), flight.version)
-        self.timeline.emit(RoundUpdated(call, round_))
+        if self.timeline.listeners:
+            self.timeline.emit(RoundUpdated(call, round_))
         self._derive_status(call, round_, wire.at)
 
     def _derive_status(self, call: Call, round_: Round, at: float) -> None:
@@ -204,7 +211,8 @@ class TimelineBuilder:
             return
         call.status = status
         call.finished_at = at
-        self.timeline.emit(CallFinished(call))
+        if self.timeline.listeners:
+            self.timeline.emit(CallFinished(call))
 
     def _result(self, call: Call, round_: Round, result: Any, version: str | None) -> None:
         if not isinstance(result, dict):
@@ -408,7 +416,8 @@ class TimelineBuilder:
             assert isinstance(params, dict)
             new = Call(index=len(self.timeline.calls) + 1, method=method, params=params, started_at=t)
             self.timeline.calls.append(new)
-            self.timeline.emit(CallStarted(new))
+            if self.timeline.listeners:
+                self.timeline.emit(CallStarted(new))
         elif name == "answer" and call is not None:
             self._answer(call, record)
         elif name == "end" and call is not None:

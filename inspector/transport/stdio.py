@@ -192,6 +192,9 @@ class StdioTransport:
             return
         # Emitted before draining: a fast server may answer while we drain, and Sent must come first.
         self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+        pipe = stdin.transport
+        if not pipe.get_write_buffer_size() and not pipe.is_closing():
+            return  # the pipe took it all: drain() would return at once (it waits only on a full or closing pipe)
         try:
             await stdin.drain()
         except (BrokenPipeError, ConnectionResetError):

@@ -7,6 +7,7 @@ Call on the timeline; MRTR rounds and legacy server requests become its rounds.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -123,6 +124,7 @@ class InspectorSession:
             self.log.write(records.era(self.log.now(), "modern", self.version, verdict.why))
         era = self.timeline.era
         assert era is not None
+        _freeze_startup_heap()
         return era
 
     async def _settle_era(self) -> Verdict:
@@ -455,6 +457,24 @@ class InspectorSession:
             self._finding(lint.make(code, failure.message, call=call))
         status: CallStatus = "cancelled" if failure.kind == "cancelled" else "failed"
         return self._end_call(call, status, _failure_text(failure))
+
+
+_heap_frozen = False
+
+
+def _freeze_startup_heap() -> None:
+    """Once per process, at the first connect: move everything alive (modules, the app, the connection) out of the
+    cyclic garbage collector's sight with ``gc.freeze()``.
+
+    Those objects live as long as the process, yet every full collection walks them again; and a session keeps
+    every message on its timeline, so the number of live objects grows with each call and full collections keep
+    coming. Frozen, a collection walks only what was made after startup (measured on a stdio tools/call loop:
+    ~12 us of ~70 us per call). Garbage cycles made later are collected as before.
+    """
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.freeze()
 
 
 def _forbidden_input_required(method: str) -> str:

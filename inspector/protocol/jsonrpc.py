@@ -52,8 +52,31 @@ def dumps(value: Any) -> str:
     return _ENCODE(value)
 
 
+_raw_decode = json.JSONDecoder().raw_decode
+"""What ``json.loads`` runs after stripping whitespace and refusing a BOM (the C scanner, from an index)."""
+
+
 def classify(raw: str) -> WireParse:
     """Parse one wire message without ever raising."""
+    if raw[:1] == "{" and raw[-1:] == "}":
+        # The common case, a whole object with no surrounding whitespace: the scanner alone gives what json.loads
+        # would (anything else takes the full path below, which also words the errors).
+        try:
+            value, end = _raw_decode(raw)
+        except Exception:  # reparsed below, which words the error
+            end = -1
+        if end == len(raw):
+            result = value.get("result")
+            ident = value.get("id")
+            if (
+                result.__class__ is dict
+                and (ident.__class__ is int or ident.__class__ is str)
+                and value.get("jsonrpc") == "2.0"
+                and "method" not in value
+                and "error" not in value
+            ):
+                return WireParse(raw, "response", value)  # the shape of nearly every line: a success response
+            return _classify_object(raw, value)
     try:
         value = json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -64,7 +87,10 @@ def classify(raw: str) -> WireParse:
         )
     if not isinstance(value, dict):
         return WireParse(raw, "invalid", None, f"JSON {type(value).__name__}, not a JSON-RPC object")
-    message: JsonObject = value
+    return _classify_object(raw, value)
+
+
+def _classify_object(raw: str, message: JsonObject) -> WireParse:
     if message.get("jsonrpc") != "2.0":
         return WireParse(raw, "invalid", message, 'missing or wrong "jsonrpc": "2.0"')
     has_id = "id" in message

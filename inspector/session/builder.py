@@ -7,25 +7,20 @@ records written by the session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
-from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify
+from inspector.protocol.jsonrpc import JsonObject, WireParse, classify
 from inspector.session import findings as lint
+from inspector.session.builder_events import EventRecords
+from inspector.session.builder_state import TERMINAL_STATUSES, InFlight
 from inspector.session.records import Record, raw_text
 from inspector.session.timeline import (
     Call,
     CallFinished,
-    CallStarted,
     CallStatus,
-    ConsoleAppended,
     ConsoleLine,
-    EraDecision,
-    Finding,
-    FindingRaised,
-    GivenAnswer,
     HttpInfo,
     RequestState,
     Round,
@@ -37,27 +32,10 @@ from inspector.session.timeline import (
 )
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 
-TERMINAL_STATUSES = frozenset({"complete", "tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"})
 
-
-@dataclass(slots=True)
-class _InFlight:
-    call: Call
-    round: Round
-    version: str | None
-    progress_token: Any = None
-
-
-class TimelineBuilder:
-    """Applies records to a Timeline, in order. One builder per timeline."""
-
-    def __init__(self, timeline: Timeline | None = None) -> None:
-        self.timeline = timeline if timeline is not None else Timeline()
-        self._in_flight: dict[RequestId, _InFlight] = {}
-        self._answered: set[RequestId] = set()
-        self._server_requests: dict[RequestId, tuple[Call, Round]] = {}
-        self._progress: dict[Any, Round] = {}
-        self.legacy_version: str | None = None
+class TimelineBuilder(EventRecords):
+    """Applies records to a Timeline, in order. One builder per timeline. The wire records are handled here;
+    session events (``EventRecords``) and the shared state and helpers (``BuilderState``) in their own modules."""
 
     # ----------------------------------------------------------------------------------------------- dispatch
     def apply(self, record: Record, parsed: WireParse | None = None) -> None:
@@ -118,16 +96,7 @@ class TimelineBuilder:
         if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
             previous.request_state.echoed = round_.echoed_state == previous.request_state.value
             if not previous.request_state.echoed:
-                self._finding(
-                    lint.make(
-                        "state-not-echoed",
-                        "the retry did not carry the requestState unchanged",
-                        call=call.index,
-                        round_=round_.index,
-                    ),
-                    call,
-                    round_,
-                )
+                self._on_round("state-not-echoed", "the retry did not carry the requestState unchanged", call, round_)
         token = meta.get("progressToken")
         token = token if isinstance(token, int | str) else None
         if token is not None:
@@ -135,7 +104,7 @@ class TimelineBuilder:
         call.rounds.append(round_)
         call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
         assert parsed.id is not None
-        self._in_flight[parsed.id] = _InFlight(call, round_, version, token)
+        self._in_flight[parsed.id] = InFlight(call, round_, version, token)
         if self.timeline.listeners:  # (no event objects to build when nobody listens: a headless run)
             self.timeline.emit(RoundStarted(call, round_))
 
@@ -224,27 +193,9 @@ class TimelineBuilder:
         if result_type is None:
             result_type = "complete"
             if modern:
-                self._finding(
-                    lint.make(
-                        "missing-result-type",
-                        f"{round_.method} result has no resultType",
-                        call=call.index,
-                        round_=round_.index,
-                    ),
-                    call,
-                    round_,
-                )
+                self._on_round("missing-result-type", f"{round_.method} result has no resultType", call, round_)
         elif not isinstance(result_type, str) or result_type not in lint.KNOWN_RESULT_TYPES:
-            self._finding(
-                lint.make(
-                    "unknown-result-type",
-                    f"resultType {result_type!r} on {round_.method}",
-                    call=call.index,
-                    round_=round_.index,
-                ),
-                call,
-                round_,
-            )
+            self._on_round("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call, round_)
             result_type = str(result_type)
         round_.result_type = result_type
         if result_type == "input_required":
@@ -256,33 +207,13 @@ class TimelineBuilder:
         if check_version is not None and result_type in ("complete", "input_required") and not task_augmented:
             shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
             for problem in lint.schema_problems(round_.method, check_version, shaped):
-                self._finding(
-                    lint.make(
-                        "schema-invalid",
-                        f"{round_.method} ({check_version}): {problem}",
-                        call=call.index,
-                        round_=round_.index,
-                    ),
-                    call,
-                    round_,
-                )
+                self._on_round("schema-invalid", f"{round_.method} ({check_version}): {problem}", call, round_)
 
     def _input_required(self, call: Call, round_: Round, result: JsonObject) -> None:
         if not lint.allows_input_required(round_.method):
-            self._finding(
-                lint.make(
-                    "input-required-forbidden",
-                    f"{round_.method} answered input_required",
-                    call=call.index,
-                    round_=round_.index,
-                ),
-                call,
-                round_,
-            )
+            self._on_round("input-required-forbidden", f"{round_.method} answered input_required", call, round_)
         for problem in lint.input_required_problems(result):
-            self._finding(
-                lint.make("malformed-input-required", problem, call=call.index, round_=round_.index), call, round_
-            )
+            self._on_round("malformed-input-required", problem, call, round_)
         requests = result.get("inputRequests")
         if isinstance(requests, dict):
             round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
@@ -303,11 +234,7 @@ class TimelineBuilder:
             reason = unsupported_reason(params.get("requestedSchema"))
             if reason is not None:
                 where = f"input {key!r}" if key else "elicitation/create"
-                self._finding(
-                    lint.make("unsupported-schema", f"{where}: {reason}", call=call.index, round_=round_.index),
-                    call,
-                    round_,
-                )
+                self._on_round("unsupported-schema", f"{where}: {reason}", call, round_)
 
     def _server_identity(self, method: str, result: JsonObject) -> None:
         if method == "initialize":
@@ -381,16 +308,7 @@ class TimelineBuilder:
                 request["params"] = params
             round_.input_requests = {"": request}
         if self.timeline.era is not None and self.timeline.era.era == "modern":
-            self._finding(
-                lint.make(
-                    "server-request-in-modern",
-                    f"the server sent a {parsed.method} request",
-                    call=call.index,
-                    round_=round_.index,
-                ),
-                call,
-                round_,
-            )
+            self._on_round("server-request-in-modern", f"the server sent a {parsed.method} request", call, round_)
         call.rounds.append(round_)
         self._check_forms(call, round_)
         if parsed.id is not None:
@@ -407,89 +325,6 @@ class TimelineBuilder:
         return pending[-1] if pending else (self.timeline.calls[-1] if self.timeline.calls else None)
 
     # ----------------------------------------------------------------------------------------------- events
-    def _event(self, record: Record, t: float) -> None:
-        name = record.get("event")
-        call = self.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
-        if name == "call":
-            method = str(record.get("method", ""))
-            params = record.get("params") if isinstance(record.get("params"), dict) else {}
-            assert isinstance(params, dict)
-            new = Call(index=len(self.timeline.calls) + 1, method=method, params=params, started_at=t)
-            self.timeline.calls.append(new)
-            if self.timeline.listeners:
-                self.timeline.emit(CallStarted(new))
-        elif name == "answer" and call is not None:
-            self._answer(call, record)
-        elif name == "end" and call is not None:
-            call.status = record.get("status", "failed")
-            call.status_detail = str(record.get("detail", ""))
-            call.finished_at = t
-            for request_id in [rid for rid, flight in self._in_flight.items() if flight.call is call]:
-                del self._in_flight[request_id]
-            self.timeline.emit(CallFinished(call))
-        elif name == "finding":
-            found = Finding(
-                code=str(record.get("code", "")),
-                severity=record.get("severity", "warning"),
-                message=str(record.get("message", "")),
-                hint=str(record.get("hint", "")),
-                call_index=record.get("call") if isinstance(record.get("call"), int) else None,
-                round_index=record.get("round") if isinstance(record.get("round"), int) else None,
-            )
-            round_ = (
-                call.rounds[found.round_index - 1]
-                if call is not None and found.round_index and found.round_index <= len(call.rounds)
-                else None
-            )
-            self._finding(found, call, round_)
-        elif name == "era":
-            self.timeline.era = EraDecision(
-                record.get("era", "modern"), str(record.get("version", "")), str(record.get("why", ""))
-            )
-            if self.timeline.era.era == "legacy":
-                self.legacy_version = self.timeline.era.version
-            self.timeline.connected = True
-            self.timeline.emit(SessionChanged())
-        elif name == "fault":
-            self._console(
-                ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error")
-            )
-        elif name == "closed":
-            self.timeline.connected = False
-            self.timeline.disconnect_reason = str(record.get("reason", ""))
-            self._console(ConsoleLine(t, "transport", f"connection closed: {self.timeline.disconnect_reason}", "info"))
-            self.timeline.emit(SessionChanged())
-
-    def _answer(self, call: Call, record: Record) -> None:
-        key = record.get("key")
-        response = record.get("response") if isinstance(record.get("response"), dict) else {}
-        assert isinstance(response, dict)
-        given = GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
-        server_request = record.get("server_request")
-        for round_ in reversed(call.rounds):
-            if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:
-                break
-            if server_request is None and round_.kind == "request" and given.key in round_.input_requests:
-                break
-        else:
-            round_ = call.rounds[-1] if call.rounds else None  # type: ignore[assignment]
-        if round_ is None:
-            return
-        round_.answers.append(given)
-        self.timeline.emit(RoundUpdated(call, round_))
-
-    # ----------------------------------------------------------------------------------------------- helpers
-    def _finding(self, found: Finding, call: Call | None = None, round_: Round | None = None) -> None:
-        if round_ is not None:
-            round_.findings.append(found)
-        elif call is not None:
-            call.findings.append(found)
-        self.timeline.findings.append(found)
-        self.timeline.emit(FindingRaised(found))
-
-    def _console(self, line: ConsoleLine) -> None:
-        self.timeline.console.append(line)
-        self.timeline.emit(ConsoleAppended(line))
 
 
 def _request_params(round_: Round) -> JsonObject:

@@ -29,6 +29,7 @@ def demo(
     ] = False,
     era: o.EraOpt = "auto",
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     as_json: o.JsonOpt = False,
     theme: ThemeOpt = None,
     stub_model: o.StubOpt = False,
@@ -38,7 +39,13 @@ def demo(
         from inspector.cli.tui import open_tui
 
         code = open_tui(
-            demo_target(), era=o.era_from(era), record=record, demo=True, theme=theme, stub_sampling=stub_model
+            demo_target(),
+            era=o.era_from(era),
+            record=record,
+            no_record=no_record,
+            demo=True,
+            theme=theme,
+            stub_sampling=stub_model,
         )
         raise typer.Exit(code)
     source = o.answers_from(example_answers_path(), "fail", True, None)
@@ -51,7 +58,14 @@ def demo(
 
     code = run(
         run_operation(
-            demo_target(), source, operation, era=o.era_from(era), record=record, as_json=as_json, show_all_calls=True
+            demo_target(),
+            source,
+            operation,
+            era=o.era_from(era),
+            record=record,
+            no_record=no_record,
+            as_json=as_json,
+            show_all_calls=True,
         )
     )
     raise typer.Exit(code)
@@ -132,6 +146,7 @@ def connect(
     secret: o.SecretOpt = None,
     era: o.EraOpt = "auto",
     record: o.RecordOpt = None,
+    no_record: o.NoRecordOpt = False,
     theme: ThemeOpt = None,
     root: o.RootOpt = None,
     stub_model: o.StubOpt = False,
@@ -140,7 +155,15 @@ def connect(
     from inspector.cli.tui import open_tui
 
     target = o.target_from(spec, False, header, bearer, env, secret) if spec is not None else None
-    code = open_tui(target, era=o.era_from(era), record=record, theme=theme, roots=root, stub_sampling=stub_model)
+    code = open_tui(
+        target,
+        era=o.era_from(era),
+        record=record,
+        no_record=no_record,
+        theme=theme,
+        roots=root,
+        stub_sampling=stub_model,
+    )
     raise typer.Exit(code)
 
 
@@ -155,5 +178,5 @@ def screenshots(
     from inspector.cli.tui import make_session_factory
     from inspector.ui.screenshots import generate
 
-    for path in asyncio.run(generate(make_session_factory(None), out, only or None)):
+    for path in asyncio.run(generate(make_session_factory(None), out, only or None, make_session_factory)):
         typer.echo(path)

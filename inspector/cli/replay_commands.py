@@ -1,9 +1,12 @@
 """``inspector replay``, ``inspector export`` and ``inspector sessions``: recordings read back, re-run and exported.
 
-Exit codes: ``replay FILE`` 0 (printed, even with unreadable lines: they are listed on stderr), 2 when the file
-cannot be opened; ``replay FILE --against SPEC`` 0 all match, 1 any difference, 3 connection or transport failure,
-5 no answer, 6 round cap, 4 JSON-RPC error (a live failure the recorded call did not have), 2 usage; ``export`` 0,
-2 when the call cannot be exported that way; ``sessions`` 0.
+``replay FILE`` opens the TUI on the recording (read-only) when stdin and stdout are terminals, and prints the
+timeline otherwise or with ``--print`` (``--tui`` forces the TUI).
+
+Exit codes: ``replay FILE`` 0 (shown, even with unreadable lines: they are listed on stderr or in the console),
+2 when the file cannot be opened; ``replay FILE --against SPEC`` 0 all match, 1 any difference, 3 connection or
+transport failure, 5 no answer, 6 round cap, 4 JSON-RPC error (a live failure the recorded call did not have),
+2 usage; ``export`` 0, 2 when the call cannot be exported that way; ``sessions`` 0.
 """
 
 from __future__ import annotations
@@ -65,8 +68,20 @@ def _era_mode(era: str, recorded: Timeline) -> EraMode:
 def replay(
     file: FileArg,
     step: Annotated[
-        bool, typer.Option("--step", help="Walk the session message by message, with the time gaps.")
+        bool,
+        typer.Option(
+            "--step", help="Walk the session message by message, with the time gaps (in the TUI: n for the next)."
+        ),
     ] = False,
+    tui: Annotated[
+        bool | None,
+        typer.Option(
+            "--tui/--print",
+            help="Open the TUI on the recording (default when stdin and stdout are terminals), or print the timeline "
+            "(default otherwise: pipes, files, CI).",
+        ),
+    ] = None,
+    theme: Annotated[str | None, typer.Option("--theme", help="With the TUI: a theme name.")] = None,
     no_wait: Annotated[
         bool, typer.Option("--no-wait", help="With --step: print every message without waiting.")
     ] = False,
@@ -93,9 +108,14 @@ def replay(
     max_rounds: o.MaxRoundsOpt = 10,
     timeout: o.TimeoutOpt = 60.0,
 ) -> None:
-    """Show a recorded session offline (no server is started), walk it with --step, or re-run it --against a
-    server and diff every call's result (exit 0 all match, 1 any difference, 3/4/5 as `inspector call`)."""
+    """Show a recorded session offline, read-only (no server is started): in the TUI when the terminal is
+    interactive, else printed (--tui / --print choose); walk it with --step; or re-run it --against a server and
+    diff every call's result (exit 0 all match, 1 any difference, 3/4/5 as `inspector call`)."""
     loaded = _load(file)
+    if against is None and not as_json and (tui if tui is not None else sys.stdin.isatty() and sys.stdout.isatty()):
+        from inspector.cli.tui import open_replay_tui
+
+        raise typer.Exit(open_replay_tui(loaded, step=step, theme=theme))
     timeline = build_loaded(loaded)
     _say_problems(loaded.problems)
     if against is not None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from inspector.answers.base import AnswerSource
+    from inspector.replay.loader import Loaded
     from inspector.ui.target import Target
 
 
@@ -62,3 +63,10 @@ def open_tui(
         roots=roots,
         stub_sampling=stub_sampling,
     )
+
+
+def open_replay_tui(loaded: Loaded, *, step: bool = False, theme: str | None = None) -> int:
+    """Run the TUI on a recording, read-only (no session, no server); returns the exit code."""
+    from inspector.ui.app import run_replay
+
+    return run_replay(loaded, step=step, theme=theme)

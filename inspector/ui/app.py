@@ -1,7 +1,8 @@
 """``InspectorApp``: the Textual application. The composition root (``inspector.cli``) calls ``run_app``.
 
 The app holds no protocol logic: it picks the theme, builds the interactive answers source, and opens the connect
-screen (no target) or the main screen (a target), which asks the injected ``session_factory`` for a session.
+screen (no target) or the main screen (a target), which asks the injected ``session_factory`` for a session, or
+(``run_replay``) the main screen on a recording, read-only, with no session at all.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from inspector.answers.base import AnswerSource
+    from inspector.replay.loader import Loaded
+    from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
     from inspector.ui.target import Target
 
@@ -70,8 +73,11 @@ class InspectorApp(App[None]):
         stub_sampling: bool = False,
         answers: AnswerSource | None = None,
         session: SessionPort | None = None,
+        replay: Recording | None = None,
     ) -> None:
         super().__init__()
+        self.replay = replay
+        """A recording to show read-only instead of connecting (``target`` is then ignored)."""
         self.session_factory = session_factory
         self.target = target
         self.record_path_text = record_path_text
@@ -120,7 +126,11 @@ class InspectorApp(App[None]):
     def on_mount(self) -> None:
         for problem in self.theme_problems:
             self.notify(problem, title="theme", severity="warning", timeout=8)
-        if self.target is not None:
+        if self.replay is not None:
+            self.push_screen(
+                MainScreen(self.replay.target(), None, self.answers, config_dir=self.config_dir, replay=self.replay)
+            )
+        elif self.target is not None:
             self.push_screen(self._main(self.target, can_go_back=False))
         else:
             self._choose_target()
@@ -184,5 +194,14 @@ def run_app(
 ) -> int:
     """Run the TUI until the user quits; returns the process exit code."""
     app = InspectorApp(session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling)
+    app.run()
+    return app.return_code or 0
+
+
+def run_replay(loaded: Loaded, *, step: bool = False, theme: str | None = None) -> int:
+    """Show a loaded recording in the TUI, read-only (``step``: message by message); returns the exit code."""
+    from inspector.ui.recorded import Recording
+
+    app = InspectorApp(None, None, theme, None, replay=Recording.from_loaded(loaded, step=step))
     app.run()
     return app.return_code or 0

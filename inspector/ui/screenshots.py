@@ -1,7 +1,9 @@
 """Regenerates the SVG screenshots in ``screenshots/`` from the demo flows, headless.
 
 ``generate(session_factory, out_dir)`` is what ``inspector screenshots`` calls with the composition root's factory
-(a real transport to the bundled demo server); ``ui`` never builds a session itself.
+(a real transport to the bundled demo server); ``ui`` never builds a session itself. The replay shots need a
+recording: ``recording_factory(path)`` is a factory whose sessions record to ``path``; a demo session is recorded
+with it once, then opened read-only as ``inspector replay`` does.
 
 Each shot opens a fresh app at a fixed size, drives one flow with the pilot, and saves an SVG. Answers the shot
 is not about come from a canned table; the modal shots (elicitation, sampling) let the app's own
@@ -15,12 +17,16 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any, Final
 
 from textual.pilot import Pilot
 
 from inspector.answers.base import Answer, AnswerSource
+from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
+from inspector.ui.modals.export import ExportModal
+from inspector.ui.recorded import Recording
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.session_port import SessionFactory
@@ -35,6 +41,10 @@ CANNED: Final[dict[str, dict[str, Any]]] = {
     "github_login": {"action": "accept", "content": {"name": "octocat"}},
 }
 Steps = Callable[[Pilot[None]], Awaitable[None]]
+RecordingFactory = Callable[[Path], SessionFactory]
+"""A session factory whose sessions record to the path given."""
+RECORDING: Final = "demo-session.jsonl"
+WORK_ITEM: Final = {"workItemId": 4211, "fields": {"state": "Resolved"}}
 
 
 class CannedFirst:
@@ -115,6 +125,33 @@ async def request_state(pilot: Pilot[None]) -> None:
     await pilot.pause(0.2)
 
 
+async def replay(pilot: Pilot[None]) -> None:
+    """The recorded demo session, read-only: update_work_item unfolded, round 2 (with its requestState) shown."""
+    screen = await _connected(pilot)
+    call = next(c for c in reversed(screen._timeline().calls) if c.name == "update_work_item")
+    screen.timeline_view.select_call(call.index, 2)
+    await pilot.pause(0.2)
+
+
+async def export(pilot: Pilot[None]) -> None:
+    """The export dialog over the replay: update_work_item as a Python script using the official SDK."""
+    await replay(pilot)
+    await pilot.press("e")
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, ExportModal))
+    await pilot.press("3")
+    await pilot.pause(0.2)
+
+
+async def record_demo(factory: SessionFactory, config_dir: Path) -> None:
+    """Record a demo session (update_work_item, then get_weather) with ``factory``, for the replay shots."""
+    app = InspectorApp(factory, DEMO, None, None, config_dir=config_dir)
+    app.answers = CannedFirst(app.answers)
+    async with app.run_test(size=SIZE) as pilot:
+        await _call(pilot, "update_work_item", WORK_ITEM)
+        await _call(pilot, "get_weather", {"location": "Lisbon"})
+        await _main(pilot).close_session()
+
+
 async def _modal(pilot: Pilot[None], tool: str) -> None:
     await _call(pilot, tool, {}, wait_end=False)
     await _wait(pilot, lambda: not isinstance(pilot.app.screen, MainScreen))
@@ -138,6 +175,8 @@ class Shot:
     name: str
     steps: Steps
     theme: str = "inspector-dark"
+    replay: bool = False
+    """Taken on the recorded demo session, read-only (needs a recording factory)."""
 
 
 def shots() -> list[Shot]:
@@ -149,15 +188,35 @@ def shots() -> list[Shot]:
         Shot("request-state", request_state),
         Shot("elicitation-book-meeting", elicitation),
         Shot("sampling-ask-capital", sampling),
+        Shot("replay", replay, replay=True),
+        Shot("export", export, replay=True),
     ]
     for theme in load_themes(shipped_themes_dir()).themes:
         found.append(Shot(f"theme-{theme}", request_state, theme))
     return found
 
 
-async def take(shot: Shot, factory: SessionFactory, out_dir: Path, target: Target = DEMO) -> Path:
-    """Run one shot and save its SVG; returns the file written."""
-    app = InspectorApp(factory, target, shot.theme, None, config_dir=out_dir / ".config")
+async def take(
+    shot: Shot,
+    factory: SessionFactory,
+    out_dir: Path,
+    target: Target = DEMO,
+    recording: Path | None = None,
+    config_dir: Path | None = None,
+) -> Path:
+    """Run one shot and save its SVG; returns the file written. The app's own config (recent targets) goes to
+    ``config_dir`` (default: a temporary folder), never into ``out_dir``."""
+    if config_dir is None:
+        with TemporaryDirectory() as folder:
+            return await take(shot, factory, out_dir, target, recording, Path(folder))
+    if shot.replay:
+        if recording is None:
+            raise ValueError(f"the {shot.name} shot needs a recording")
+        opened = Recording.from_loaded(load_recording(recording))
+        opened.path = RECORDING  # the header names the file, not this machine's temporary folder
+        app = InspectorApp(None, None, shot.theme, None, config_dir=config_dir, replay=opened)
+    else:
+        app = InspectorApp(factory, target, shot.theme, None, config_dir=config_dir)
     app.answers = CannedFirst(app.answers)
     async with app.run_test(size=SIZE) as pilot:
         await shot.steps(pilot)
@@ -172,12 +231,21 @@ def _prepare(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
 
 
-async def generate(factory: SessionFactory, out_dir: Path, only: list[str] | None = None) -> list[Path]:
-    """Every screenshot (or those named in ``only``) into ``out_dir``."""
+async def generate(
+    factory: SessionFactory,
+    out_dir: Path,
+    only: list[str] | None = None,
+    recording_factory: RecordingFactory | None = None,
+) -> list[Path]:
+    """Every screenshot (or those named in ``only``) into ``out_dir``; the replay shots only with a
+    ``recording_factory``."""
     _prepare(out_dir)
+    chosen = [s for s in shots() if (not only or s.name in only) and (recording_factory is not None or not s.replay)]
     written = []
-    for shot in shots():
-        if only and shot.name not in only:
-            continue
-        written.append(await take(shot, factory, out_dir))
+    with TemporaryDirectory() as folder:
+        recording = Path(folder) / RECORDING
+        if recording_factory is not None and any(shot.replay for shot in chosen):
+            await record_demo(recording_factory(recording), Path(folder))
+        for shot in chosen:
+            written.append(await take(shot, factory, out_dir, recording=recording, config_dir=Path(folder)))
     return written

@@ -8,7 +8,7 @@ canned flows that mirror the demo server's (``update_work_item`` asks two questi
 from __future__ import annotations
 
 import asyncio
-import base64
+import contextlib
 import itertools
 import json
 from collections.abc import Callable
@@ -19,144 +19,11 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import records
 from inspector.session.builder import TimelineBuilder
 from inspector.session.outcome import Outcome
+from inspector.ui.scripted_flows import CACHE, HOSTILE_TOOL, TOOLS, VERSION, state_of, text_result
 
 if TYPE_CHECKING:
     from inspector.session.timeline import CallStatus, EraDecision, Timeline
     from inspector.ui.session_port import ListKind
-
-VERSION = "2026-07-28"
-CACHE: JsonObject = {"cacheScope": "private", "ttlMs": 0}
-Flow = Callable[[JsonObject, dict[str, Any]], JsonObject]
-"""(arguments, answers so far by key) -> the result of this round."""
-
-
-def _state(data: dict[str, Any]) -> str:
-    return base64.b64encode(json.dumps(data, separators=(",", ":")).encode()).decode()
-
-
-def _form(message: str, prop: str, schema: JsonObject) -> JsonObject:
-    return {
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": message,
-            "requestedSchema": {"type": "object", "properties": {prop: schema}, "required": [prop]},
-        },
-    }
-
-
-def _text(text: str, *, error: bool = False) -> JsonObject:
-    result: JsonObject = {"resultType": "complete", "content": [{"type": "text", "text": text}]}
-    if error:
-        result["isError"] = True
-    return result
-
-
-def _accepted(answers: dict[str, Any], key: str, field: str) -> Any:
-    answer = answers.get(key)
-    if isinstance(answer, dict) and answer.get("action") == "accept" and isinstance(answer.get("content"), dict):
-        return answer["content"].get(field)
-    return None
-
-
-def update_work_item(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
-    """Two questions over three rounds, the resolution carried in requestState."""
-    item = args.get("workItemId", 0)
-    resolution = _accepted(answers, "resolution", "resolution")
-    if resolution is None:
-        enum = {"type": "string", "title": "Resolution", "enum": ["Fixed", "Won't Fix", "Duplicate", "By Design"]}
-        return {
-            "resultType": "input_required",
-            "inputRequests": {"resolution": _form(f"How was work item #{item} resolved?", "resolution", enum)},
-        }
-    duplicate = _accepted(answers, "duplicate_of", "duplicate_of")
-    if resolution == "Duplicate" and duplicate is None:
-        ask = _form(
-            f"Work item #{item} duplicates which item?",
-            "duplicate_of",
-            {"type": "integer", "title": "Duplicate of", "minimum": 1},
-        )
-        return {
-            "resultType": "input_required",
-            "inputRequests": {"duplicate_of": ask},
-            "requestState": _state({"resolution": resolution}),
-        }
-    suffix = f" of #{duplicate}" if duplicate is not None else ""
-    return _text(f"Work item #{item} resolved as {resolution}{suffix}.")
-
-
-def get_weather(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
-    """One question, then the weather."""
-    login = _accepted(answers, "github_login", "name")
-    if login is None:
-        ask = _form("Please provide your GitHub username", "name", {"type": "string"})
-        return {
-            "resultType": "input_required",
-            "inputRequests": {"github_login": ask},
-            "requestState": _state({"location": args.get("location")}),
-        }
-    return _text(f"Weather in {args.get('location')} for @{login}: 22°C, clear skies.")
-
-
-def heavy_report(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
-    """A result of about 5 MB."""
-    rows = [{"row": i, "value": f"item-{i:06d}", "ok": i % 3 != 0} for i in range(int(args.get("rows", 100_000)))]
-    return {
-        "resultType": "complete",
-        "content": [{"type": "text", "text": "report"}],
-        "structuredContent": {"rows": rows},
-    }
-
-
-def add(args: JsonObject, answers: dict[str, Any]) -> JsonObject:
-    """a + b."""
-    return _text(str(int(args.get("a", 0)) + int(args.get("b", 0))))
-
-
-def _schema(**props: JsonObject) -> JsonObject:
-    return {"type": "object", "properties": props, "required": list(props)}
-
-
-TOOLS: dict[str, tuple[JsonObject, Flow]] = {
-    "get_weather": (
-        {
-            "name": "get_weather",
-            "title": "Weather",
-            "description": "Weather for a location; asks your GitHub login first.",
-            "inputSchema": _schema(location={"type": "string"}),
-            "annotations": {"readOnlyHint": True},
-        },
-        get_weather,
-    ),
-    "update_work_item": (
-        {
-            "name": "update_work_item",
-            "description": "Resolve a work item (two questions, three rounds).",
-            "inputSchema": _schema(workItemId={"type": "integer"}, fields={"type": "object"}),
-            "annotations": {"destructiveHint": True},
-        },
-        update_work_item,
-    ),
-    "heavy_report": (
-        {"name": "heavy_report", "description": "A 5 MB result.", "inputSchema": {"type": "object", "properties": {}}},
-        heavy_report,
-    ),
-    "add": (
-        {
-            "name": "add",
-            "title": "Add",
-            "description": "Adds two integers.",
-            "inputSchema": _schema(a={"type": "integer"}, b={"type": "integer"}),
-            "annotations": {"readOnlyHint": True, "idempotentHint": True},
-        },
-        add,
-    ),
-}
-HOSTILE_TOOL: JsonObject = {
-    "name": "[bold red]x",
-    "description": "[link=https://evil.example]click[/link] \x1b[2J\x1b[31mred",
-    "inputSchema": {"type": "object"},
-}
 
 
 class ScriptedSession:
@@ -172,20 +39,27 @@ class ScriptedSession:
         connect_error: Exception | None = None,
         delay: float = 0.0,
         step_ms: float = 12.0,
+        sink: Callable[[records.Record], None] | None = None,
+        slow: frozenset[str] | None = None,
     ) -> None:
         self.answers = answers
+        self._sink = sink
+        """Also gets every record (e.g. a ``Recorder``'s ``write``, to make a recording without a server)."""
         self._builder = TimelineBuilder(timeline)
         self.timeline.target = self.timeline.target or "python -m inspector.demo"
         self.timeline.transport = self.timeline.transport or "stdio"
         self._stderr = stderr
         self._connect_error = connect_error
         self._delay = delay
+        self._slow = slow
+        """When given, only the calls about these names (tools, prompts, URIs) wait ``delay``."""
         self._step = step_ms / 1000.0
         self._t = 0.0
         self._ids = itertools.count(1)
         self._hostile = hostile
         self.tools: dict[str, JsonObject] = {}
         self.closed = False
+        self._cancels: dict[int, asyncio.Event] = {}
 
     @property
     def timeline(self) -> Timeline:
@@ -197,10 +71,23 @@ class ScriptedSession:
         return self._t
 
     def _write(self, record: records.Record) -> None:
+        if self._sink is not None:
+            self._sink(record)
         self._builder.apply(record)
 
-    async def _pause(self) -> None:
-        await asyncio.sleep(self._delay)
+    async def _pause(self, call: int) -> None:
+        """Wait ``delay`` for the "server", or until ``cancel(call)``; a cancel raises ``_Cancelled``."""
+        found = self.timeline.call(call)
+        if self._delay <= 0 or (self._slow is not None and (found is None or found.name not in self._slow)):
+            return
+        cancelled = self._cancels[call] = asyncio.Event()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(cancelled.wait(), self._delay)
+        finally:
+            self._cancels.pop(call, None)
+        if cancelled.is_set():
+            raise _Cancelled
 
     # ------------------------------------------------------------------------------------------------ the session API
     async def connect(self) -> EraDecision:
@@ -251,7 +138,7 @@ class ScriptedSession:
         params: JsonObject = {"name": name, "arguments": arguments or {}}
         flow = TOOLS.get(name, (None, None))[1]
         if flow is None:
-            return await self._one_round("tools/call", params, lambda: _text(f"unknown tool {name}", error=True))
+            return await self._one_round("tools/call", params, lambda: text_result(f"unknown tool {name}", error=True))
         return await self._mrtr("tools/call", params, lambda given: flow(arguments or {}, given))
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Outcome:
@@ -274,8 +161,12 @@ class ScriptedSession:
         )
 
     async def cancel(self, call: int) -> bool:
-        """Nothing is ever in flight long enough to cancel."""
-        return False
+        """Cancel a call waiting on its "server" (as the real session fails its request in flight)."""
+        waiting = self._cancels.get(call)
+        if waiting is None:
+            return False
+        waiting.set()
+        return True
 
     async def close(self) -> None:
         """Write the closed record."""
@@ -300,7 +191,7 @@ class ScriptedSession:
         sent = {**params, "_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}}
         request = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": sent}
         self._write(records.wire(self._tick(), "c2s", json.dumps(request), call=call))
-        await self._pause()
+        await self._pause(call)
         self._write(
             records.wire(self._tick(), "s2c", json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}))
         )
@@ -308,11 +199,28 @@ class ScriptedSession:
 
     async def _one_round(self, method: str, params: JsonObject, respond: Callable[[], JsonObject]) -> Outcome:
         call = self._start(method, params)
-        result = await self._round(call, method, params, respond())
+        try:
+            result = await self._round(call, method, params, respond())
+        except _Cancelled:
+            return self._end(call, "cancelled", "cancelled by the user")
+        except asyncio.CancelledError:
+            self._end(call, "cancelled", "interrupted before the call finished")
+            raise
         return self._end(call, "tool-error" if result.get("isError") else "complete", result=result)
 
     async def _mrtr(self, method: str, params: JsonObject, respond: Callable[[dict[str, Any]], JsonObject]) -> Outcome:
         call = self._start(method, params)
+        try:
+            return await self._drive(call, method, params, respond)
+        except _Cancelled:
+            return self._end(call, "cancelled", "cancelled by the user")
+        except asyncio.CancelledError:
+            self._end(call, "cancelled", "interrupted before the call finished")
+            raise
+
+    async def _drive(
+        self, call: int, method: str, params: JsonObject, respond: Callable[[dict[str, Any]], JsonObject]
+    ) -> Outcome:
         given: dict[str, Any] = {}
         sent = dict(params)
         for _ in range(10):
@@ -338,6 +246,10 @@ class ScriptedSession:
         return self._end(call, "round-cap", "stopped after 10 rounds")
 
 
+class _Cancelled(Exception):
+    """``cancel(call)`` ended the wait for the "server"."""
+
+
 def recorded_timeline(calls: int) -> Timeline:
     """A timeline of ``calls`` finished calls (every fifth one a three-round update_work_item), for benchmarks."""
     builder = TimelineBuilder()
@@ -354,10 +266,9 @@ def recorded_timeline(calls: int) -> Timeline:
                 params["requestState"] = state
             request = {"jsonrpc": "2.0", "id": next_id, "method": "tools/call", "params": params}
             builder.apply(records.wire(t, "c2s", json.dumps(request), call=index))
-            state = _state({"r": round_}) if round_ < rounds - 1 else None
-            result: JsonObject = (
-                _text(str(index + 1)) if state is None else {"resultType": "input_required", "requestState": state}
-            )
+            state = state_of({"r": round_}) if round_ < rounds - 1 else None
+            asks: JsonObject = {"resultType": "input_required", "requestState": state}
+            result: JsonObject = text_result(str(index + 1)) if state is None else asks
             t += 0.004
             builder.apply(records.wire(t, "s2c", json.dumps({"jsonrpc": "2.0", "id": next_id, "result": result})))
             next_id += 1

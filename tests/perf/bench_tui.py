@@ -4,6 +4,11 @@ Prints, for each size: the time to build the timeline from records (the session 
 starting the app to the first paint of the timeline, the time of one page-down through the pilot (key press to
 idle, pilot overhead included) with how many timeline lines were drawn for it, and the time to move a page and
 render every visible line of it directly (the widget's own cost, cache bypassed).
+
+Then the same figures for a recording opened offline, as ``inspector replay FILE`` does: a synthetic stdio recording
+of N ``add`` calls (``bench_replay.synthesise``, the records a live session writes) is read and rebuilt into its
+Timeline ("build timeline" is that load), and "first paint" runs from the start of the load to the first painted
+timeline line of the read-only main screen (no session, no server).
 Run: ``python tests/perf/bench_tui.py [SIZES...]``.
 """
 
@@ -17,7 +22,11 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
+from bench_replay import synthesise
+
+from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
+from inspector.ui.recorded import Recording
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.scripted import ScriptedSession, recorded_timeline
 from inspector.ui.target import Target
@@ -38,15 +47,30 @@ def _counting(self: TimelineView, y: int) -> Any:
 TimelineView.render_line = _counting  # type: ignore[method-assign]
 
 
-async def bench(calls: int, config: Path) -> dict[str, float]:
+def live_app(calls: int, config: Path) -> tuple[InspectorApp, float, float]:
+    """(the app on a scripted session holding ``calls`` recorded calls, build time, when opening started)."""
     started = time.perf_counter()
     timeline = recorded_timeline(calls)
     built = time.perf_counter() - started
     session = ScriptedSession(timeline=timeline)
     target = Target.from_spec("recorded", name=f"{calls} recorded calls")
-    app = InspectorApp(None, target, None, None, config_dir=config, session=session)
+    return InspectorApp(None, target, None, None, config_dir=config, session=session), built, time.perf_counter()
+
+
+def replay_app(calls: int, config: Path) -> tuple[InspectorApp, float, float]:
+    """(the app on a recording of ``calls`` calls, read-only; load time, when the load started)."""
+    path = config / f"replay-{calls}.jsonl"
+    if not path.exists():
+        synthesise(path, calls)
+    started = time.perf_counter()
+    recording = Recording.from_loaded(load_recording(path))
+    built = time.perf_counter() - started
+    return InspectorApp(None, None, None, None, config_dir=config, replay=recording), built, started
+
+
+async def bench(calls: int, config: Path, *, replay: bool = False) -> dict[str, float]:
+    app, built, opened = (replay_app if replay else live_app)(calls, config)
     painted.update(first=None, lines=0)
-    opened = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:
         async with asyncio.timeout(60):
             while painted["first"] is None or not isinstance(app.screen, MainScreen) or not app.screen.catalog_loaded:
@@ -88,19 +112,25 @@ async def bench(calls: int, config: Path) -> dict[str, float]:
 async def main(sizes: list[int]) -> None:
     heads = ("calls", "rows", "build timeline", "first paint", "page-down (pilot)", "lines drawn", "page render")
     with TemporaryDirectory() as folder:
-        print("  ".join(f"{head:>17}" for head in heads))
-        for calls in sizes:
-            r = await bench(calls, Path(folder))
-            cells = [
-                f"{r['calls']:.0f}",
-                f"{r['rows']:.0f}",
-                f"{r['build_s'] * 1000:.0f} ms",
-                f"{r['first_paint_s'] * 1000:.0f} ms",
-                f"{r['page_down_s'] * 1000:.1f} ms",
-                f"{r['lines_rendered']:.0f}",
-                f"{r['page_render_s'] * 1000:.2f} ms",
-            ]
-            print("  ".join(f"{cell:>17}" for cell in cells))
+        for replay in (False, True):
+            print("replay FILE (read-only, from the file)" if replay else "session (timeline in memory)")
+            print("  ".join(f"{head:>17}" for head in heads))
+            for calls in sizes:
+                await row(calls, Path(folder), replay=replay)
+
+
+async def row(calls: int, folder: Path, *, replay: bool) -> None:
+    r = await bench(calls, folder, replay=replay)
+    cells = [
+        f"{r['calls']:.0f}",
+        f"{r['rows']:.0f}",
+        f"{r['build_s'] * 1000:.0f} ms",
+        f"{r['first_paint_s'] * 1000:.0f} ms",
+        f"{r['page_down_s'] * 1000:.1f} ms",
+        f"{r['lines_rendered']:.0f}",
+        f"{r['page_render_s'] * 1000:.2f} ms",
+    ]
+    print("  ".join(f"{cell:>17}" for cell in cells))
 
 
 if __name__ == "__main__":

@@ -97,8 +97,9 @@ async def test_sampling_stub_key_and_always_stub() -> None:
     app = AnswersHost([("first", SAMPLING), ("second", SAMPLING)])
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SamplingModal))
+        assert app.screen.focused is app.screen.query_one("#reply-text", TextArea)  # the first field
         app.screen.query_one("#always-stub", Checkbox).value = True
-        await pilot.press("s")
+        await pilot.press("ctrl+t")  # the stub key that works while the reply box has the focus
         await wait_until(pilot, lambda: len(app.outcomes) == 2)
         assert not isinstance(app.screen, SamplingModal)  # the second request never opened a dialog
     stub = {

@@ -43,7 +43,8 @@ def test_elicitation_form_book_meeting(snap_compare: SnapCompare) -> None:
     """A dialog with a thick border titled "The server asks for information" over an empty screen. First line:
     "tools/call preview · input meeting · elicitation/create". The message reads literally "Book a meeting
     [bold red]boom[/] ␛[2J" (no red, no bold, the screen not cleared). Below, the form: "Meeting title *" with its
-    description and "Sprint review" pre-filled, "Organizer email *" with a dim name@example.com hint, "Day *"
+    description and "Sprint review" pre-filled with the cursor at its end (the first field has the focus, and the
+    form is scrolled to its top), "Organizer email *" with a dim name@example.com hint, "Day *"
     pre-filled 2026-08-03, "Starts at" with a YYYY-MM-DDTHH:MM:SSZ hint, "Agenda link", "Attendees *" pre-filled 4,
     "Duration (hours)", a ticked "Remote" checkbox ... (the rest scrolls). Under the form "Required fields are
     marked *"; bottom right the Accept, Decline and Cancel buttons; the footer lists esc Cancel the call,
@@ -127,12 +128,13 @@ def test_url_consent_after_open_without_browser(snap_compare: SnapCompare) -> No
 
 
 def test_sampling_dialog(snap_compare: SnapCompare) -> None:
-    """A dialog titled "The server asks for an LLM reply (sampling)". A focused box titled "Request" shows
-    "System prompt" and "You are a geography tutor. Answer in one word.", the user message "What is the capital of
-    France?", then maxTokens 100, model hints claude, priorities "cost 0.2 · intelligence 0.8". Below: "Your reply
-    (the assistant message):" and an empty text box, "model inspector-user" and "stopReason endTurn", an unticked
-    "Answer every sampling request with the stub model (no more dialogs)", the hint "Press s (outside the text box)
-    for the stub model · maxTokens 100 (counted as words)", and the buttons Send reply, Stub model, Cancel the call."""
+    """A dialog titled "The server asks for an LLM reply (sampling)". A box titled "Request" shows "System prompt"
+    and "You are a geography tutor. Answer in one word.", the user message "What is the capital of France?", then
+    maxTokens 100, model hints claude, priorities "cost 0.2 · intelligence 0.8". Below: "Your reply (the assistant
+    message):" and an empty text box that has the focus (highlighted border, cursor in it: the first keys typed are
+    the reply), "model inspector-user" and "stopReason endTurn", an unticked "Answer every sampling request with the
+    stub model (no more dialogs)", the hint "ctrl+t (s outside the text boxes) for the stub model · maxTokens 100
+    (counted as words)", the buttons Send reply, Stub model, Cancel the call; the footer lists ^t Stub model."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot, SamplingModal)

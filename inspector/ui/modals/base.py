@@ -67,6 +67,10 @@ class AnswerModal(ModalScreen[ResultT]):
         ),
     ]
 
+    AUTO_FOCUS = ""  # see ``on_mount``: Textual's auto focus would pick the scrolling container around the form
+    FIELDS: ClassVar[str] = "Input, TextArea, Select, SelectionList, RadioSet, Checkbox, Switch"
+    """What counts as a field for the first focus."""
+
     KIND: ClassVar[str] = "Input requested"
     """The dialog's border title."""
 
@@ -84,6 +88,14 @@ class AnswerModal(ModalScreen[ResultT]):
             with Horizontal(classes="answer-buttons"):
                 yield from self.compose_buttons()
         yield Footer()
+
+    def on_mount(self) -> None:
+        """The first field has the focus when the dialog opens, so the first keys typed answer it. Never a button
+        (Enter must not consent to anything by accident); a dialog without fields leaves its keys to the screen.
+        The form stays scrolled to its top, so the first field's label and description stay in view."""
+        first = next((widget for widget in self.query(self.FIELDS) if widget.focusable), None)
+        if first is not None:
+            self.set_focus(first, scroll_visible=False)
 
     def compose_dialog(self) -> ComposeResult:
         """The body of the dialog (between the title and the buttons)."""

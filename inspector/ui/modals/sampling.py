@@ -62,11 +62,15 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
     SamplingModal #sampling-error { color: $error; height: auto; }
     """
 
-    AUTO_FOCUS = ".sampling-request"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+enter,ctrl+j", "send", "Send reply", id="sampling.send", tooltip="Send the reply you wrote"),
-        Binding("s", "stub", "Stub model", id="sampling.stub", tooltip="Answer with the deterministic stub model"),
+        Binding(
+            "s,ctrl+t",
+            "stub",
+            "Stub model",
+            id="sampling.stub",
+            tooltip="Answer with the deterministic stub model (ctrl+t also works while typing the reply)",
+        ),
     ]
 
     def __init__(
@@ -106,13 +110,13 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
                 "Answer every sampling request with the stub model (no more dialogs)", id="always-stub", compact=True
             )
         limit = f"maxTokens {self.max_tokens} (counted as words)" if self.max_tokens is not None else "no maxTokens"
-        yield Static(f"Press s (outside the text box) for the stub model · {limit}", classes="answer-note")
+        yield Static(f"ctrl+t (s outside the text boxes) for the stub model · {limit}", classes="answer-note")
 
     def compose_buttons(self) -> ComposeResult:
         yield Button(
             "Send reply", variant="primary", id="send", compact=True, tooltip="Send what you wrote (ctrl+enter)"
         )
-        yield Button("Stub model", id="stub", compact=True, tooltip="Let the stub model answer (s)")
+        yield Button("Stub model", id="stub", compact=True, tooltip="Let the stub model answer (ctrl+t)")
         yield Button("Cancel the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
 
     @property

@@ -1,6 +1,7 @@
-"""The call composer as a modal: the schema-driven ``Composer`` (or the JSON fallback) for one tool or prompt.
+"""The call composer as a modal: the schema-driven ``Composer`` (or its JSON fallback) for one tool or prompt.
 
-Dismisses with ``(name, arguments)`` when the user sends the call, ``None`` on escape.
+Dismisses with ``(name, arguments)`` when the user sends the call, ``None`` on escape. Given ``initial`` arguments
+(a resent call's), the form starts with exactly those.
 """
 
 from __future__ import annotations
@@ -12,31 +13,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
+from inspector.protocol.schema_form import MISSING
 from inspector.ui.safe_text import safe_line
-from inspector.ui.widgets.json_composer import JsonComposer
+from inspector.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.widget import Widget
 
-try:  # the schema-driven composer is written by another engineer; fall back to the JSON editor until it lands
-    from inspector.ui.widgets.composer import Composer
-except ImportError:  # pragma: no cover - depends on the other engineer's file
-    Composer = JsonComposer  # type: ignore[misc,assignment,unused-ignore]
-
 ComposeResultValue = tuple[str, dict[str, Any]]
-
-
-def prompt_as_tool(prompt: dict[str, Any]) -> dict[str, Any]:
-    """A prompt's string arguments as a tool-like inputSchema, so one composer serves both."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for argument in prompt.get("arguments") or []:
-        if isinstance(argument, dict) and isinstance(argument.get("name"), str):
-            properties[argument["name"]] = {"type": "string", "description": str(argument.get("description", ""))}
-            if argument.get("required") is True:
-                required.append(argument["name"])
-    return {**prompt, "inputSchema": {"type": "object", "properties": properties, "required": required}}
 
 
 def template_as_tool(template: dict[str, Any]) -> dict[str, Any]:
@@ -65,20 +50,26 @@ class ComposeScreen(ModalScreen[ComposeResultValue | None]):
     }
     """
 
-    def __init__(self, item: dict[str, Any], *, kind: str = "tools") -> None:
+    def __init__(
+        self, item: dict[str, Any], *, kind: str = "tools", initial: dict[str, Any] | None = None, title: str = ""
+    ) -> None:
         super().__init__()
         self.item = item
         """The catalog item being composed for."""
         self.kind = kind
         """tools, prompts or templates."""
+        self.initial = initial
+        """Arguments to start with (a resent call's), else each field's default."""
+        self.title = title
+        """Put before the verb in the border title (e.g. "resend #6")."""
 
     def _composer(self) -> Widget:
+        start = MISSING if self.initial is None else self.initial
         if self.kind == "prompts":
-            for_prompt = getattr(Composer, "for_prompt", None)
-            return for_prompt(self.item) if for_prompt is not None else Composer(prompt_as_tool(self.item))
+            return Composer.for_prompt(self.item, initial=start)
         if self.kind == "templates":
-            return Composer(template_as_tool(self.item))
-        return Composer(self.item)
+            return Composer(template_as_tool(self.item), initial=start)
+        return Composer(self.item, initial=start)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="compose-box"):
@@ -87,7 +78,8 @@ class ComposeScreen(ModalScreen[ComposeResultValue | None]):
     def on_mount(self) -> None:
         verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}.get(self.kind, "call")
         name = self.item.get("name", self.item.get("uriTemplate", ""))
-        self.query_one("#compose-box").border_title = f"{verb} {safe_line(str(name), limit=60).plain}"
+        title = f"{self.title}: " if self.title else ""
+        self.query_one("#compose-box").border_title = f"{title}{verb} {safe_line(str(name), limit=60).plain}"
         # Keyboard first: the cursor starts in the first field (or on the Call button when there is none).
         first = next(
             (w for w in self.query("Input, TextArea, Select, Checkbox, RadioSet, Button") if w.focusable), None
@@ -96,7 +88,7 @@ class ComposeScreen(ModalScreen[ComposeResultValue | None]):
             first.focus()
 
     @on(Composer.Submitted)
-    def _submitted(self, event: JsonComposer.Submitted) -> None:
+    def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         self.dismiss((event.tool_name, event.arguments))
 

@@ -1,8 +1,10 @@
-"""The main screen: catalog, timeline, detail, requestState panel and console around one session.
+"""The main screen: catalog, timeline, detail, requestState panel and console around one session or a recording.
 
 The screen orchestrates: it owns the session (built by the injected factory), runs every network operation in a
 worker, turns bridge messages into attribute updates on its widgets, and opens the composer. Widgets never touch
-the session or each other.
+the session or each other. Given a ``Recording`` instead (``inspector replay FILE``), it shows the recorded timeline
+read-only: no session is built, no server started, and every key that would send says so. The keys on the
+selected call (export, edit & resend, cancel, replay steps) live in ``CallActions``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from inspector.ui import known_targets
@@ -29,12 +30,15 @@ from inspector.ui.bridge import (
     SessionWasChanged,
     TimelineBridge,
 )
+from inspector.ui.recorded import READ_ONLY
+from inspector.ui.resend import SwitchableAnswers
+from inspector.ui.screens.call_actions import CallActions
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
 from inspector.ui.widgets.catalog import KINDS, Catalog, CatalogKind, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
-from inspector.ui.widgets.document import Document, call_document, round_document
+from inspector.ui.widgets.document import Document
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
 
     from inspector.answers.base import AnswerSource
     from inspector.session.timeline import Timeline
+    from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
     from inspector.ui.target import Target
 
@@ -57,8 +62,8 @@ CAPABILITY: dict[CatalogKind, str] = {
 }
 
 
-class MainScreen(Screen[None]):
-    """Everything about one session."""
+class MainScreen(CallActions):
+    """Everything about one session (or one recording, read-only)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "search", id="main.search", tooltip="Search the catalog"),
@@ -83,24 +88,31 @@ class MainScreen(Screen[None]):
         config_dir: Path | None = None,
         can_go_back: bool = False,
         session: SessionPort | None = None,
+        replay: Recording | None = None,
     ) -> None:
         super().__init__()
         self.target = target
         self.factory = factory
         self.answers = answers
+        self.switch = SwitchableAnswers(answers)
+        """What the session answers with: ``answers``, or a resend's edited answers while it runs."""
+        self.replay = replay
+        """The recording shown read-only (None: a live session)."""
         self.recording = recording
         self.config_dir = config_dir
         self.can_go_back = can_go_back
         self.session: SessionPort | None = session
         """The live session (None until the factory built it)."""
-        self.state = "connecting"
-        """connecting, connected, failed or closed (shown in the header)."""
+        self.state = "replay" if replay is not None else "connecting"
+        """connecting, connected, failed, closed, or replay (shown in the header)."""
         self.failure: BaseException | None = None
         """Why the last connect failed."""
         self.selected: tuple[int, int] | None = None
         """(call, round) shown in the detail pane."""
         self.catalog_loaded = False
         """True once every catalog list came back (tests wait on it)."""
+        self.resent_from: dict[int, int] = {}
+        self._resend_of: int | None = None
         self._bridge: TimelineBridge | None = None
         self._unfold = False
 
@@ -124,6 +136,8 @@ class MainScreen(Screen[None]):
     def _timeline(self) -> Timeline:
         from inspector.session.timeline import Timeline
 
+        if self.replay is not None:
+            return self.replay.timeline
         return self.session.timeline if self.session is not None else Timeline(target=self.target.display_name)
 
     @property
@@ -138,11 +152,16 @@ class MainScreen(Screen[None]):
         self.query_one(ConnectErrorPanel).display = False
         self.query_one("#filter").display = False
         self._header()
-        self.query_one(CatalogList).focus()
-        self.connect()
+        if self.replay is not None:
+            self.open_replay(self.replay)
+        else:
+            self.query_one(CatalogList).focus()
+            self.connect()
 
     def _header(self) -> None:
-        self.query_one(SessionHeader).show(self._timeline(), self.target.display_name, self.recording, self.state)
+        self.query_one(SessionHeader).show(
+            self._timeline(), self.target.display_name, self.recording, self.state, self.step_note
+        )
 
     # ------------------------------------------------------------------------------------------------ session work
     def _use_session(self, session: SessionPort) -> None:
@@ -169,7 +188,7 @@ class MainScreen(Screen[None]):
             if self.session is None or (retrying and self.factory is not None):
                 if self.factory is None:
                     raise RuntimeError("no session factory was given")
-                self._use_session(self.factory(self.target, self.answers))
+                self._use_session(self.factory(self.target, self.switch))
             elif self._bridge is None:
                 self._use_session(self.session)
             assert self.session is not None
@@ -206,14 +225,26 @@ class MainScreen(Screen[None]):
         self.refresh_bindings()
 
     @work(exclusive=True, group="call")
-    async def run_call(self, kind: CatalogKind, name: str, arguments: dict[str, Any] | None) -> None:
-        """Make one call; the session drives its rounds and asks the answers source for input."""
+    async def run_call(
+        self,
+        kind: CatalogKind,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        answers: AnswerSource | None = None,
+        resend_of: int | None = None,
+    ) -> None:
+        """Make one call; the session drives its rounds and asks the answers source (``answers`` if given, for a
+        resend with edited answers) for input. A resend (``resend_of``) is shown next to the call it resent."""
         session = self.session
         if session is None:
             return
-        self.timeline_view.cursor = 0
+        self._resend_of = resend_of
+        if resend_of is None:
+            self.timeline_view.cursor = 0
         method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
-        with calling(f"{method} {name}"):  # the modals this call opens are titled with it
+        # the modals this call opens are titled with it
+        with calling(f"{method} {name}"), self.switch.using(answers):
             if kind == "tools":
                 await session.call_tool(name, arguments)
             elif kind == "prompts":
@@ -234,6 +265,9 @@ class MainScreen(Screen[None]):
     @on(Catalog.Chosen)
     def _chosen(self, event: Catalog.Chosen) -> None:
         item, kind = event.item, event.kind
+        if self.replay is not None:
+            self.notify(READ_ONLY, title="replay", severity="warning")
+            return
         if self.session is None or self.state != "connected":
             self.notify("not connected", severity="warning")
             return
@@ -262,10 +296,16 @@ class MainScreen(Screen[None]):
         doc.json(event.item, unfold=False)
         self.query_one(DetailView).show(doc)
         self.selected = None
+        self.refresh_bindings()
 
     # ------------------------------------------------------------------------------------------------ timeline
     def on_call_was_started(self, message: CallWasStarted) -> None:
-        self.timeline_view.refresh_model(message.call.index)
+        view = self.timeline_view
+        view.refresh_model(message.call.index)
+        if self._resend_of is not None and self.replay is None:
+            self.resent_from[message.call.index] = view.follows[message.call.index] = self._resend_of
+            self._resend_of = None
+            view.select_call(message.call.index)
 
     def on_round_was_started(self, message: RoundWasStarted) -> None:
         if message.round.index > 1:
@@ -294,41 +334,11 @@ class MainScreen(Screen[None]):
             self.state = "closed"
         self._header()
 
-    @on(TimelineView.Highlighted)
-    def _highlighted(self, event: TimelineView.Highlighted) -> None:
-        self._unfold = False
-        self._show(event.call, event.round)
-
-    @on(DetailView.UnfoldRequested)
-    def _unfold_requested(self) -> None:
-        self._unfold = True
-        if self.selected is not None:
-            self._show(*self.selected, keep_scroll=True)
-
-    def _maybe_show(self, call: int) -> None:
-        if self.selected is not None and self.selected[0] == call:
-            self._show(*self.selected, keep_scroll=True)
-
-    def _show(self, call_index: int, round_index: int, *, keep_scroll: bool = False) -> None:
-        call = self._timeline().call(call_index)
-        if call is None:
-            return
-        self.selected = (call_index, round_index)
-        detail = self.query_one(DetailView)
-        panel = self.query_one(RequestStatePanel)
-        if round_index and round_index <= len(call.rounds):
-            round_ = call.rounds[round_index - 1]
-            detail.show(round_document(call, round_, unfold=self._unfold), keep_scroll=keep_scroll)
-            panel.where = f"#{call_index} round {round_index}"
-            panel.state = round_.request_state
-        else:
-            detail.show(call_document(call, unfold=self._unfold), keep_scroll=keep_scroll)
-            with_state = [r for r in call.rounds if r.request_state is not None]
-            panel.where = f"#{call_index} round {with_state[-1].index}" if with_state else f"#{call_index}"
-            panel.state = with_state[-1].request_state if with_state else None
-
     # ------------------------------------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        available = self.call_action_available(action)
+        if available is not None:
+            return available
         if action == "reconnect":
             return self.state == "failed"
         if action == "back":

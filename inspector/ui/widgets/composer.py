@@ -69,20 +69,23 @@ class Composer(Vertical):
         tool: Mapping[str, Any],
         *,
         kind: ComposerKind = "tool",
+        initial: Any = MISSING,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.tool = tool
         self.kind: ComposerKind = kind
+        self.initial = initial
+        """The arguments the form starts with (a resent call's); else each field's default."""
         self.spec: FieldSpec = prompt_spec(tool) if kind == "prompt" else form_spec(tool.get("inputSchema"))
         self.last_errors: dict[Path, str] = {}
         """The errors of the last submit attempt (empty when it was sent)."""
 
     @classmethod
-    def for_prompt(cls, prompt: Mapping[str, Any], *, id: str | None = None) -> Composer:
+    def for_prompt(cls, prompt: Mapping[str, Any], *, initial: Any = MISSING, id: str | None = None) -> Composer:
         """A composer for a prompt: one text field per argument (prompt arguments are strings)."""
-        return cls(prompt, kind="prompt", id=id)
+        return cls(prompt, kind="prompt", initial=initial, id=id)
 
     @property
     def name_(self) -> str:
@@ -96,7 +99,7 @@ class Composer(Vertical):
         if isinstance(description, str) and description:
             yield Static(safe(description), classes="composer-description")
         with VerticalScroll(classes="composer-body"):
-            yield FormView(self.spec, self._check, id="composer-form")
+            yield FormView(self.spec, self._check, initial=self.initial, id="composer-form")
         with Horizontal(classes="composer-footer"):
             label = "Get prompt" if self.kind == "prompt" else "Call"
             yield Button(label, variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)")

@@ -1,4 +1,5 @@
-"""The header line: target, transport, era and version, connection state, recording path."""
+"""The header line: target, transport, era and version, connection state, recording path (or, for a replay, the
+recording shown, the server it recorded, and where the step walk is)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,39 @@ if TYPE_CHECKING:
 
 
 def header_text(
-    timeline: Timeline, target_name: str, recording: str | None, state: str, styles: dict[str, Style] | None = None
+    timeline: Timeline,
+    target_name: str,
+    recording: str | None,
+    state: str,
+    styles: dict[str, Style] | None = None,
+    note: str = "",
 ) -> Text:
-    """The header as text; ``state`` is "connecting", "connected", "failed" or "closed"."""
+    """The header as text; ``state`` is "connecting", "connected", "failed", "closed" or "replay". For a replay,
+    ``target_name`` names the recording, and the read-only mark and ``note`` (where the step walk is) come before
+    the recorded server, so a narrow terminal cuts the server's details rather than them."""
+    marks = {
+        "connected": ("● connected", "ok"),
+        "connecting": ("◌ connecting", "warn"),
+        "failed": ("✗ failed", "bad"),
+        "closed": ("○ closed", "bad"),
+        "replay": ("⏵ read-only", "warn"),
+    }
+    label, mood = marks.get(state, (state, "warn"))
+    status = Text(" · ", end="")
+    status.append(label, style=(styles or {}).get(mood, ""))
+    if note:
+        status.append(f" · {one_line(note, 80)}", style=(styles or {}).get("ok", ""))
+    replay = state == "replay"
     text = Text(" inspector ", style="bold reverse", end="", no_wrap=True)
     text.append("  ")
-    text.append(one_line(target_name or timeline.target or "?", 60), style="bold")
+    name = one_line(target_name or timeline.target or "?", 400)
+    if replay and len(name) > 72:
+        name = "…" + name[-71:]  # the end of a recording's path is what names it
+    text.append(name if replay else one_line(name, 60), style="bold")
+    if replay:
+        text.append_text(status)
+        if timeline.target:
+            text.append(f" · {one_line(timeline.target, 50)}")
     if timeline.transport:
         text.append(f" ({timeline.transport})")
     info = timeline.server_info or {}
@@ -29,15 +57,8 @@ def header_text(
         text.append(f" · {one_line(str(info['name']), 40)} {one_line(str(info.get('version', '')), 20)}".rstrip())
     if timeline.era is not None:
         text.append(f" · {timeline.era.era} {timeline.era.version}")
-    marks = {
-        "connected": ("● connected", "ok"),
-        "connecting": ("◌ connecting", "warn"),
-        "failed": ("✗ failed", "bad"),
-        "closed": ("○ closed", "bad"),
-    }
-    label, mood = marks.get(state, (state, "warn"))
-    text.append(" · ")
-    text.append(label, style=(styles or {}).get(mood, ""))
+    if not replay:
+        text.append_text(status)
     if recording:
         text.append(f" · recording {one_line(recording, 80)}")
     return text
@@ -55,9 +76,9 @@ class SessionHeader(Static):
     SessionHeader > .header--bad { color: $error; text-style: bold; }
     """
 
-    def show(self, timeline: Timeline, target_name: str, recording: str | None, state: str) -> None:
+    def show(self, timeline: Timeline, target_name: str, recording: str | None, state: str, note: str = "") -> None:
         """Redraw from the timeline."""
         styles = {
             mood: self.get_component_rich_style(f"header--{mood}", partial=True) for mood in ("ok", "warn", "bad")
         }
-        self.update(header_text(timeline, target_name, recording, state, styles))
+        self.update(header_text(timeline, target_name, recording, state, styles, note))

@@ -7,7 +7,7 @@ its text; they are tested without a screen. Newest calls come first.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -134,12 +134,29 @@ def rows_for(call: Call, expanded: bool) -> Iterable[Row]:
         yield Row(call.index, 0, line + 1)
 
 
-def build_rows(timeline: Timeline, expanded: set[int], keep: CallFilter) -> list[Row]:
-    """Every visible row, newest call first."""
+def build_rows(
+    timeline: Timeline, expanded: set[int], keep: CallFilter, follows: Mapping[int, int] | None = None
+) -> list[Row]:
+    """Every visible row, newest call first; a resent call (``follows``: new call -> the call it resent) sits
+    right above the call it resent instead of at the top."""
     rows: list[Row] = []
-    for call in reversed(timeline.calls):
+    after: dict[int, list[int]] = {}
+    for new, origin in sorted((follows or {}).items(), reverse=True):
+        if timeline.call(origin) is not None and new != origin:
+            after.setdefault(origin, []).append(new)
+    placed = {new for news in after.values() for new in news}
+
+    def emit(call: Call, depth: int) -> None:
+        for new in after.get(call.index, []) if depth < 32 else []:
+            found = timeline.call(new)
+            if found is not None:
+                emit(found, depth + 1)
         if keep.matches(call):
             rows.extend(rows_for(call, call.index in expanded))
+
+    for call in reversed(timeline.calls):
+        if call.index not in placed:
+            emit(call, 0)
     return rows
 
 
@@ -172,12 +189,15 @@ def _line(left: Text, right: Text, width: int) -> Text:
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
 
-def render_call(call: Call, expanded: bool, width: int, palette: Palette) -> Text:
-    """The line of a call: fold mark, index, method, name, rounds, total latency, status, finding mark."""
+def render_call(call: Call, expanded: bool, width: int, palette: Palette, resent: int | None = None) -> Text:
+    """The line of a call: fold mark, index, method, name, rounds, total latency, status, finding mark; a resent
+    call names the call it resent."""
     left = Text(no_wrap=True, end="")
     left.append("▼ " if expanded else "▶ ", palette["dim"])
     left.append(f"#{call.index} ", palette["dim"])
     left.append(f"{one_line(call.method, 40):<10} ", palette["request"])
+    if resent is not None:
+        left.append(f"↻ #{resent} ", palette["state"])
     left.append(one_line(call.name or "", 200))
     right = Text(no_wrap=True, end="")
     rounds = len(call.rounds)
@@ -223,13 +243,20 @@ def render_detail(text: str, style: str, width: int, palette: Palette, *, last_r
     return line
 
 
-def render_row(row: Row, timeline: Timeline, expanded: set[int], width: int, palette: Palette) -> Text:
-    """The text of any row."""
+def render_row(
+    row: Row,
+    timeline: Timeline,
+    expanded: set[int],
+    width: int,
+    palette: Palette,
+    follows: Mapping[int, int] | None = None,
+) -> Text:
+    """The text of any row (``follows``: resent call -> the call it resent)."""
     call = timeline.call(row.call)
     if call is None:
         return Text(" " * width, end="")
     if row.round == 0 and row.line == 0:
-        return render_call(call, call.index in expanded, width, palette)
+        return render_call(call, call.index in expanded, width, palette, (follows or {}).get(call.index))
     if row.round == 0:
         style, text = call_details(call)[row.line - 1]
         return render_detail(text, style, width, palette, last_round=True)

@@ -82,6 +82,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.expanded: set[int] = set()
         """Calls shown unfolded."""
         self.folded_by_user: set[int] = set()
+        self.follows: dict[int, int] = {}
+        """Resent call -> the call it resent: shown right above it, marked ``↻ #N``."""
         self.rows: list[Row] = []
         self._index: dict[Row, int] = {}
         self._dirty = True
@@ -111,7 +113,7 @@ class TimelineView(ScrollView, can_focus=True):
         if not self._dirty:
             return
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text))
+        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows)
         self._index = {row: i for i, row in enumerate(self.rows)}
         self._dirty = False
         self.virtual_size = Size(self.size.width, len(self.rows))
@@ -250,7 +252,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette())
+        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

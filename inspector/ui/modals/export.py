@@ -1,0 +1,148 @@
+"""Export one call: a curl command for one HTTP round, the call's JSON-RPC messages, or a Python script using the
+official SDK, made by ``inspector.replay.export.export_call`` (what ``inspector export`` prints).
+
+The text is shown in a read-only editor (select with the mouse or shift+arrows, ctrl+c copies a selection); ``c``
+copies the whole text to the clipboard. A call that cannot be exported that way shows the ``ExportError``'s message,
+which says what to use instead. Nothing is sent and nothing is written.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static, TextArea
+
+from inspector.replay.export import ExportError, ExportFormat, export_call
+from inspector.ui.safe_text import safe, safe_line
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+    from inspector.session.records import Record
+    from inspector.session.timeline import Timeline
+
+LABELS: Final[dict[ExportFormat, str]] = {
+    "curl": "curl",
+    "json": "JSON-RPC messages",
+    "python": "Python (official SDK)",
+}
+
+
+class ExportModal(ModalScreen[None]):
+    """Shows call ``call`` (round ``round_`` for curl) of ``timeline`` as curl, JSON-RPC messages or Python."""
+
+    DEFAULT_CSS = """
+    ExportModal { align: center middle; }
+    ExportModal > .export-dialog {
+        width: 94%; max-width: 130; height: 85%;
+        border: round $primary; border-title-color: $text; border-title-style: bold;
+        background: $surface; padding: 0 1;
+    }
+    ExportModal .export-title { height: auto; margin-bottom: 1; }
+    ExportModal .export-formats { height: 1; margin-bottom: 1; }
+    ExportModal .export-formats > Button { margin-right: 2; min-width: 8; }
+    ExportModal #export-text { height: 1fr; border: round $panel; }
+    ExportModal #export-text:focus { border: round $accent; }
+    ExportModal #export-error { height: auto; color: $error; display: none; padding: 1 0; }
+    ExportModal.-failed #export-error { display: block; }
+    ExportModal.-failed #export-text, ExportModal.-failed #export-note { display: none; }
+    ExportModal #export-note { height: 1; color: $text-muted; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "show('curl')", "curl", id="export.curl", tooltip="A curl command that sends one HTTP round"),
+        Binding("2", "show('json')", "JSON-RPC", id="export.json", tooltip="Every JSON-RPC message of the call"),
+        Binding("3", "show('python')", "Python", id="export.python", tooltip="A script using the official Python SDK"),
+        Binding("c", "copy", "copy", id="export.copy", tooltip="Copy the whole text to the clipboard", priority=True),
+        Binding("escape", "close", "close", id="export.close", tooltip="Close without exporting anything"),
+    ]
+
+    def __init__(
+        self,
+        timeline: Timeline,
+        call: int,
+        round_: int = 0,
+        *,
+        header: Record | None = None,
+        fmt: ExportFormat | None = None,
+    ) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.call = call
+        self.round = round_
+        """The round asked for (0: the call; curl then sends round 1)."""
+        self.header = header
+        self.format: ExportFormat = fmt or ("curl" if timeline.transport == "http" else "json")
+        """The format shown."""
+        self.text: str | None = None
+        """The exported text shown (None when the format failed)."""
+        self.error: str | None = None
+        """Why the call cannot be exported in this format (None when it can)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="export-dialog") as dialog:
+            dialog.border_title = "Export"
+            yield Static(self._title(), classes="export-title")
+            with Horizontal(classes="export-formats"):
+                for number, (fmt, label) in enumerate(LABELS.items(), start=1):
+                    yield Button(f"{number} {label}", id=f"export-{fmt}", compact=True, tooltip=f"Show as {label}")
+            yield TextArea("", id="export-text", read_only=True, soft_wrap=False, show_line_numbers=False)
+            yield Static("", id="export-error")
+            yield Static(
+                "c copies everything · select with the mouse or shift+arrows, ctrl+c copies a selection",
+                id="export-note",
+            )
+        yield Footer()
+
+    def _title(self) -> Text:
+        call = self.timeline.call(self.call)
+        title = Text()
+        title.append(f"#{self.call} ", style="bold")
+        if call is not None:
+            title.append(f"{call.method} ")
+            title.append_text(safe_line(call.name or "", "bold", limit=80))
+        if self.round:
+            title.append(f"  ·  round {self.round}", style="dim")
+        return title
+
+    def on_mount(self) -> None:
+        self.action_show(self.format)
+        self.query_one(TextArea).focus()
+
+    def action_show(self, fmt: ExportFormat) -> None:
+        """Export in ``fmt`` and show the text (or why it cannot be)."""
+        self.format = fmt
+        try:
+            text = export_call(self.timeline, self.call, fmt, self.round or None, header=self.header)
+        except ExportError as bad:
+            self.text, self.error = None, str(bad)
+        else:
+            self.text, self.error = text, None
+        self.set_class(self.error is not None, "-failed")
+        shown = f"✗ {self.error}\n\nHere, --as curl/json/python are the keys 1, 2 and 3." if self.error else ""
+        self.query_one("#export-error", Static).update(safe(shown))
+        self.query_one(TextArea).load_text(self.text or "")
+        for name in LABELS:
+            self.query_one(f"#export-{name}", Button).variant = "primary" if name == fmt else "default"
+
+    def action_copy(self) -> None:
+        """Copy the whole text to the clipboard (the terminal must allow OSC 52)."""
+        if self.text is None:
+            self.notify("nothing to copy: this call cannot be exported this way", severity="warning")
+            return
+        self.app.copy_to_clipboard(self.text)
+        lines = self.text.count("\n") + 1
+        self.notify(f"copied {LABELS[self.format]} ({lines} line{'s' if lines != 1 else ''}) to the clipboard")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        name = (event.button.id or "").removeprefix("export-")
+        if name in LABELS:
+            event.stop()
+            self.action_show(name)

@@ -1,0 +1,55 @@
+"""Recordings for the TUI replay tests, made without a server: a ScriptedSession writes its records to a Recorder
+(the live session's own), so the file is shaped exactly like one the TUI records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ui_support import WORK_ITEM_ANSWERS, FixedAnswers
+
+from inspector.replay.loader import load_recording
+from inspector.session import records
+from inspector.session.recorder import Recorder
+from inspector.session.timeline import Timeline
+from inspector.ui.app import InspectorApp
+from inspector.ui.recorded import Recording
+
+STARTED = "2026-07-28T09:00:00+00:00"
+DAMAGED_LINE = 6
+"""The line of a damaged recording that is not JSON (its last line is cut too)."""
+ANSWERS = {**WORK_ITEM_ANSWERS, "github_login": {"action": "accept", "content": {"name": "octocat"}}}
+
+
+async def record_session(path: Path, *, damage: bool = False) -> Timeline:
+    """Record connect, the four listings, update_work_item (3 rounds), get_weather (2 rounds) and add; returns the
+    live timeline. ``damage`` makes line ``DAMAGED_LINE`` not JSON and adds a cut last line."""
+    from inspector.ui.scripted import ScriptedSession
+
+    header = records.header("python -m inspector.demo", "stdio", "auto", started=STARTED, inspector_version="test")
+    recorder = Recorder(path, header)
+    session = ScriptedSession(FixedAnswers(ANSWERS), stderr=("demo server starting",), sink=recorder.write)
+    await session.connect()
+    for kind in ("tools", "prompts", "resources", "templates"):
+        await session.list_all(kind)  # type: ignore[arg-type]
+    await session.call_tool("update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    await session.call_tool("get_weather", {"location": "Lisbon"})
+    await session.call_tool("add", {"a": 2, "b": 40})
+    await session.close()
+    recorder.close()
+    if damage:
+        damage_file(path)
+    return session.timeline
+
+
+def damage_file(path: Path) -> None:
+    """Make line ``DAMAGED_LINE`` not JSON and add a last line cut in the middle (as a killed process leaves it)."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines.insert(DAMAGED_LINE - 1, b"{this is not json\n")
+    path.write_bytes(b"".join(lines) + b'{"t": 9.9, "dir": "s2')
+
+
+def replay_app(path: Path, *, step: bool = False, **options: Any) -> InspectorApp:
+    """The app on a recording, read-only (no factory, no session)."""
+    recording = Recording.from_loaded(load_recording(path), step=step)
+    return InspectorApp(None, None, config_dir=path.parent / "config", replay=recording, **options)

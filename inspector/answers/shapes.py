@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-import mcp_types
 from pydantic import BaseModel, ValidationError
 
 from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, InputMethod
@@ -65,6 +64,9 @@ def shape_problems(method: InputMethod, response: object) -> list[str]:
     """
     if not isinstance(response, dict):
         return [f"expected a JSON object, got {type(response).__name__}"]
+    # Imported here: the models take ~160 ms to import, which the TUI's first paint should not wait for.
+    import mcp_types
+
     if method == SAMPLING:
         # A reply to a request with tools may carry a list of blocks (tool_use); the plain model is tried first
         # because its errors are the clearer ones for the common single-block case.

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-
 from inspector import __version__
 from inspector.protocol.jsonrpc import JsonObject
 
@@ -17,9 +15,11 @@ META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION_ID: Final = "io.modelcontextprotocol/subscriptionId"
 TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
 
-MODERN_VERSIONS: Final[tuple[str, ...]] = tuple(MODERN_PROTOCOL_VERSIONS)
+# The same tuples as ``mcp_types.version`` (a test keeps them equal): importing even that module loads all of
+# mcp_types (~160 ms), which the TUI's first paint and every headless command would otherwise wait for.
+MODERN_VERSIONS: Final[tuple[str, ...]] = ("2026-07-28",)
 """Stateless-envelope revisions we speak, newest last."""
-LEGACY_VERSIONS: Final[tuple[str, ...]] = tuple(HANDSHAKE_PROTOCOL_VERSIONS)
+LEGACY_VERSIONS: Final[tuple[str, ...]] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 """Revisions reached through ``initialize``, oldest first."""
 LATEST_MODERN: Final = MODERN_VERSIONS[-1]
 LATEST_LEGACY: Final = LEGACY_VERSIONS[-1]

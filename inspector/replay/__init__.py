@@ -10,15 +10,40 @@ The faces use these entry points (the TUI among them; none of them imports textu
 - ``store``: where default recordings go, pruning, ``list_sessions()``.
 """
 
-from inspector.replay.export import ExportError, export_call
-from inspector.replay.loader import (
-    Loaded,
-    Problem,
-    RecordingError,
-    build_loaded,
-    load_recording,
-    timeline_from_recording,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.replay.export import ExportError, export_call
+    from inspector.replay.loader import (
+        Loaded,
+        Problem,
+        RecordingError,
+        build_loaded,
+        load_recording,
+        timeline_from_recording,
+    )
+
+# Imported on first use (PEP 562): export pulls in the answer sources and their validators, which opening the TUI
+# (it imports the loader for replay) should not wait for.
+_LAZY: dict[str, str] = {
+    "ExportError": "inspector.replay.export",
+    "export_call": "inspector.replay.export",
+    "Loaded": "inspector.replay.loader",
+    "Problem": "inspector.replay.loader",
+    "RecordingError": "inspector.replay.loader",
+    "build_loaded": "inspector.replay.loader",
+    "load_recording": "inspector.replay.loader",
+    "timeline_from_recording": "inspector.replay.loader",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'inspector.replay' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "ExportError",

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
-from mcp_types.methods import SERVER_RESULTS
 from pydantic import TypeAdapter, ValidationError
 
 from inspector.protocol.envelope import INPUT_REQUIRED_METHODS
@@ -78,6 +77,10 @@ def _validator(method: str, version: str) -> TypeAdapter[Any] | None:
     ``mcp_types.methods.validate_server_result`` validates and then serializes; we only need the validation,
     and this runs on every response, so we keep the adapter and skip the dump.
     """
+    # Imported on first use: the per-version models take ~250 ms to import, which the TUI's first paint and
+    # `inspector --help` should not wait for; the first response pays it once.
+    from mcp_types.methods import SERVER_RESULTS
+
     surface = SERVER_RESULTS.get((method, version))
     return TypeAdapter(cast(Any, surface)) if surface is not None else None
 

@@ -22,18 +22,16 @@ from inspector.answers.roots import SOURCE as ROOTS_SOURCE
 from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
-from inspector.answers.validation import validate_roots_answer, validate_sampling_answer
-from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.roots import RootsModal, RootsReply
-from inspector.ui.modals.sampling import SamplingModal, SamplingReply
 from inspector.ui.modals.url_check import open_in_browser
-from inspector.ui.modals.url_consent import Opener, UrlConsentModal
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from inspector.answers.base import InputRequest, InputResponse
     from inspector.ui.modals.base import AnswerModal
+    from inspector.ui.modals.roots import RootsReply
+    from inspector.ui.modals.sampling import SamplingReply
+    from inspector.ui.modals.url_consent import Opener
 
 YOU: Final = "you"
 """The source of an answer the user gave in a modal."""
@@ -114,6 +112,11 @@ class InteractiveAnswers:
         raw = request.get("params")
         params: dict[str, Any] = raw if isinstance(raw, dict) else {}
         call = CURRENT_CALL.get()
+        # The modals (and the validators behind them) are imported when the first one opens, not at startup:
+        # the TUI's first paint should not wait for forms nobody asked for yet.
+        from inspector.ui.modals.elicitation import ElicitationModal
+        from inspector.ui.modals.url_consent import UrlConsentModal
+
         if method == ELICITATION:
             if params.get("mode") == "url":
                 url_modal = UrlConsentModal(
@@ -132,6 +135,9 @@ class InteractiveAnswers:
     ) -> Answer:
         if self.stub_enabled():
             return Answer(self.stub.reply(params), STUB_SOURCE)
+        from inspector.answers.validation import validate_sampling_answer
+        from inspector.ui.modals.sampling import SamplingModal
+
         reply: SamplingReply = await self._ask(SamplingModal(params, call=call, key=key, stub=self.stub), key, request)
         if reply.always_stub:
             self.always_stub = True
@@ -141,6 +147,9 @@ class InteractiveAnswers:
     async def _roots_answer(self, key: str | None, request: InputRequest, call: str | None) -> Answer:
         if not self.ask_roots:
             return Answer(_roots_result(self.current_roots()), ROOTS_SOURCE)
+        from inspector.answers.validation import validate_roots_answer
+        from inspector.ui.modals.roots import RootsModal
+
         reply: RootsReply = await self._ask(RootsModal(self.current_roots(), call=call, key=key), key, request)
         self._keep_roots(reply.roots)
         if reply.dont_ask:

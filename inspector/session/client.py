@@ -205,8 +205,9 @@ class InspectorSession(SessionHandshake):
         return await self.connection.cancel_call(call) > 0
 
     async def close(self) -> None:
-        """Close the connection (bounded)."""
+        """Close the connection (bounded), with every record written."""
         await self.connection.close()
+        self.log.flush()
 
 
 __all__ = ["LIST_METHODS", "ConnectError", "EraMode", "InspectorSession", "ListKind"]

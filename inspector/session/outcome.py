@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.timeline import Call, CallStatus
@@ -26,12 +27,22 @@ EXIT_CODES: dict[CallStatus, int] = {
 class Outcome:
     """The end of one call."""
 
-    call: Call
+    timeline_call: Call
+    """The call as the timeline has it so far; read ``call`` instead, which is brought up to date first."""
     status: CallStatus
     result: JsonObject | None = None
     error: JsonObject | None = None
     detail: str = ""
     """For anything but complete: what happened and what to try."""
+    settle: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Applies what the session still has queued for the timeline (the final reply's bookkeeping may be)."""
+
+    @property
+    def call(self) -> Call:
+        """The call on the timeline, with every round the wire told of."""
+        if self.settle is not None:
+            self.settle()
+        return self.timeline_call
 
     @property
     def exit_code(self) -> int:

@@ -17,7 +17,7 @@ from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import findings as lint
 from inspector.session import records
-from inspector.session.connection import Connection, SessionLog
+from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.legacy import ServerRequestAnswerer
 from inspector.session.mrtr import (
@@ -25,6 +25,7 @@ from inspector.session.mrtr import (
 )
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
+from inspector.session.session_log import SessionLog
 from inspector.session.timeline import CallStatus, Finding, Timeline
 from inspector.transport.base import Transport
 
@@ -99,7 +100,7 @@ class SessionBase:
 
     def _start_call(self, method: str, params: JsonObject) -> int:
         self._calls_started += 1
-        self.log.announce(records.call_started(self.log.now(), self._calls_started, method, params))
+        self.log.queue(records.call_started(self.log.now(), self._calls_started, method, params))
         return self._calls_started
 
     def _end_call(
@@ -111,12 +112,18 @@ class SessionBase:
         result: JsonObject | None = None,
         error: JsonObject | None = None,
     ) -> Outcome:
-        found = self.timeline.call(call)
-        assert found is not None
-        if found.status != status or detail or found.finished_at is None:
-            # the wire did not already say so (see TimelineBuilder._derive_status): record how the call ended
-            self.log.write(records.call_ended(self.log.now(), call, status, detail))
-        return Outcome(found, status, result, error, detail)
+        log = self.log
+        t = log.now()
+        found = log.call(call)
+
+        def settle() -> None:
+            # Runs once the final reply is on the timeline (it may still be queued: see session_log). When the
+            # wire did not already say how the call ended (TimelineBuilder._derive_status), record it.
+            if found.status != status or detail or found.finished_at is None:
+                log.write(records.call_ended(t, call, status, detail))
+
+        log.after_queued(settle)
+        return Outcome(found, status, result, error, detail, settle=log.flush)
 
     def _finding(self, found: Finding) -> None:
         self.log.write(records.finding(self.log.now(), found))

@@ -67,6 +67,8 @@ class StreamableHttpTransport(LegacyStreams):
     """
 
     kind: TransportKind = "http"
+    reply_poll_s: float = 0.0
+    """No polling: an HTTP reply takes milliseconds, and polling would only burn CPU."""
 
     def __init__(
         self,

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from inspector.session.connection import Connection, SessionLog
+from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
+from inspector.session.session_log import SessionLog
 from inspector.transport.base import EventSink, OutgoingMessage, Received, RequestKey, Sent
 
 
@@ -16,6 +17,7 @@ class _Silent:
     """A transport that sends and never answers unless told to."""
 
     kind = "stdio"
+    reply_poll_s = 0.0
 
     def __init__(self) -> None:
         self.sink: EventSink | None = None

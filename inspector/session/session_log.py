@@ -1,0 +1,122 @@
+"""Where records go: the recorder (when recording), then the timeline builder, strictly in the order they came.
+
+Records can be queued instead of written at once, so the bookkeeping of a reply (its line in the recording, its
+round on the timeline, the mcp-types validation) does not sit between the reply's arrival and the next request: a
+queued record is written by the next ``write`` (the next request's, right after its bytes left), by the loop turn
+scheduled with ``flush_soon``, or by anyone reading the timeline, whichever comes first. Order is never changed,
+and every record carries the time its event happened, so the recording and the timeline are the same as if each
+record had been written on the spot; a record waits at most one turn of the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+
+from inspector.protocol.jsonrpc import WireParse
+from inspector.session import records
+from inspector.session.builder import TimelineBuilder
+from inspector.session.recorder import Recorder
+from inspector.session.timeline import Call, Timeline
+
+_Queued = tuple[records.Record, WireParse | None] | Callable[[], None]
+
+
+class SessionLog:
+    """The recorder and the timeline builder behind one ordered queue."""
+
+    def __init__(
+        self, clock: Callable[[], float], recorder: Recorder | None = None, timeline: Timeline | None = None
+    ) -> None:
+        self.clock = clock
+        self.t0 = clock()
+        self.recorder = recorder
+        self.builder = TimelineBuilder(timeline)
+        self._queue: deque[_Queued] = deque()
+        self._flushing = False
+        self._flush_scheduled = False
+
+    @property
+    def timeline(self) -> Timeline:
+        """The timeline being built, with everything queued applied."""
+        if self._queue:
+            self.flush()
+        return self.builder.timeline
+
+    def call(self, index: int) -> Call:
+        """Call ``index`` on the timeline; queued records are applied only when it is not there yet."""
+        found = self.builder.timeline.call(index)
+        if found is None:
+            self.flush()
+            found = self.builder.timeline.call(index)
+        if found is None:
+            raise LookupError(f"call {index} was never started")
+        return found
+
+    def now(self) -> float:
+        """Seconds since the session started."""
+        return self.clock() - self.t0
+
+    def since_start(self, at: float) -> float:
+        """A transport timestamp as seconds since the session started."""
+        return at - self.t0
+
+    # ------------------------------------------------------------------------------------------------ writing
+    def write(self, record: records.Record, parsed: WireParse | None = None) -> None:
+        """Record, then apply to the timeline, after everything queued before it."""
+        self._queue.append((record, parsed))
+        self.flush()
+
+    def queue(self, record: records.Record, parsed: WireParse | None = None) -> None:
+        """Write ``record`` later, still before anything written after it (see the module's docstring). The next
+        write writes it; call ``flush_soon`` (after resolving what the record answers) when none may come."""
+        self._queue.append((record, parsed))
+
+    def after_queued(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once everything queued so far has been applied (it may write records itself)."""
+        self._queue.append(action)
+        self.flush_soon()
+
+    def flush_soon(self) -> None:
+        """Write what is queued on the event loop's next turn, if nothing has written it by then.
+
+        Scheduled after whatever the caller just woke up (a future resolved before this call resumes its task
+        first), so the woken request goes out before the bookkeeping runs."""
+        if self._flush_scheduled or not self._queue:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a synchronous caller): nothing to wait for, write now
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_soon(self._scheduled_flush)
+
+    def flush(self) -> None:
+        """Write what is queued, in order. A write from inside the flush (an ``after_queued`` action) lands in order
+        behind the items before it instead of recursing."""
+        if self._flushing:
+            return
+        self._flushing = True
+        queue = self._queue
+        try:
+            while queue:
+                item = queue.popleft()
+                if isinstance(item, tuple):
+                    self._apply(*item)
+                else:
+                    item()
+        finally:
+            self._flushing = False
+
+    def _scheduled_flush(self) -> None:
+        self._flush_scheduled = False
+        self.flush()
+
+    def _apply(self, record: records.Record, parsed: WireParse | None) -> None:
+        if self.recorder is not None:
+            # a message we wrote is recorded as its object, whose serialization is exactly the parsed wire text
+            ours = parsed is not None and parsed.message is not None and parsed.message is record.get("msg")
+            self.recorder.write(record, parsed.raw if ours and parsed is not None else None)
+        self.builder.apply(record, parsed)

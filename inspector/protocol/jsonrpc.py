@@ -7,8 +7,10 @@ message, comes back as a ``WireParse`` whose ``kind`` is ``"invalid"`` and whose
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, TypeAlias
+
+from inspector.protocol.values import message_value
 
 JsonObject: TypeAlias = dict[str, Any]
 RequestId: TypeAlias = int | str
@@ -16,7 +18,7 @@ RequestId: TypeAlias = int | str
 MessageKind = Literal["request", "notification", "response", "error", "invalid"]
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class WireParse:
     """One message as it crossed the wire: its exact text, its kind and (when it parsed) its object.
 

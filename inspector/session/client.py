@@ -174,6 +174,8 @@ class InspectorSession(SessionHandshake):
                 result=result,
             )
         status: CallStatus = "tool-error" if result.get("isError") is True else "complete"
+        if result_type is None or result_type == "complete":
+            return self._ended_by_wire(call, status, result)
         return self._end_call(call, status, result=result)
 
     async def _first_round(

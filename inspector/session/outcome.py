@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.values import message_value
 from inspector.session.timeline import Call, CallStatus
 
 EXIT_CODES: dict[CallStatus, int] = {
@@ -23,7 +24,7 @@ EXIT_CODES: dict[CallStatus, int] = {
 5 input needed but no answer available, 6 round cap hit."""
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class Outcome:
     """The end of one call."""
 

@@ -125,6 +125,12 @@ class SessionBase:
         log.after_queued(settle)
         return Outcome(found, status, result, error, detail, settle=log.flush)
 
+    def _ended_by_wire(self, call: int, status: CallStatus, result: JsonObject) -> Outcome:
+        """A call whose final reply says how it ended (resultType complete, or none): the builder ends it on that
+        reply with this same status (TimelineBuilder._derive_status), so there is no end record to write, and
+        nothing to wait for while the reply's bookkeeping is still queued."""
+        return Outcome(self.log.call(call), status, result, settle=self.log.flush)
+
     def _finding(self, found: Finding) -> None:
         self.log.write(records.finding(self.log.now(), found))
 

@@ -94,19 +94,24 @@ class SessionLog:
         loop.call_soon(self._scheduled_flush)
 
     def flush(self) -> None:
-        """Write what is queued, in order. A write from inside the flush (an ``after_queued`` action) lands in order
-        behind the items before it instead of recursing."""
+        """Write what is queued, in order. Consecutive records go to the file in one write, then to the timeline
+        (so the timeline never shows a line that is not on disk); an ``after_queued`` action runs once the records
+        before it are applied, and what it writes lands behind them instead of recursing."""
         if self._flushing:
             return
         self._flushing = True
         queue = self._queue
         try:
+            batch: list[tuple[records.Record, WireParse | None]] = []
             while queue:
                 item = queue.popleft()
-                if isinstance(item, tuple):
-                    self._apply(*item)
-                else:
+                if not isinstance(item, tuple):
                     item()
+                    continue
+                batch.append(item)
+                if not queue or not isinstance(queue[0], tuple):
+                    self._apply(batch)
+                    batch = []
         finally:
             self._flushing = False
 
@@ -114,9 +119,17 @@ class SessionLog:
         self._flush_scheduled = False
         self.flush()
 
-    def _apply(self, record: records.Record, parsed: WireParse | None) -> None:
-        if self.recorder is not None:
-            # a message we wrote is recorded as its object, whose serialization is exactly the parsed wire text
-            ours = parsed is not None and parsed.message is not None and parsed.message is record.get("msg")
-            self.recorder.write(record, parsed.raw if ours and parsed is not None else None)
-        self.builder.apply(record, parsed)
+    def _apply(self, batch: list[tuple[records.Record, WireParse | None]]) -> None:
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.write_many([(record, _ours(record, parsed)) for record, parsed in batch])
+        apply = self.builder.apply
+        for record, parsed in batch:
+            apply(record, parsed)
+
+
+def _ours(record: records.Record, parsed: WireParse | None) -> str | None:
+    """The wire text of a message we wrote and record as its object (``msg``), else None."""
+    if parsed is not None and parsed.message is not None and parsed.message is record.get("msg"):
+        return parsed.raw
+    return None

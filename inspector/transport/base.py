@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from inspector.protocol.values import message_value
+
 RequestKey = int | str
 
 
@@ -29,7 +31,7 @@ class HttpExchange:
     """For a non-JSON-RPC body (an HTML 500 page, a 401 text): the first few hundred characters."""
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class OutgoingMessage:
     """One JSON-RPC message to send, with what an HTTP transport needs to build its headers."""
 
@@ -45,7 +47,7 @@ class OutgoingMessage:
     """Protocol headers computed by the session (``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); already encoded."""
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class Sent:
     """A message left us; ``raw`` is exactly what was written."""
 
@@ -55,7 +57,7 @@ class Sent:
     http: HttpExchange | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class Received:
     """A message arrived; ``raw`` is the exact text (one stdout line, one SSE data payload, one JSON body)."""
 
@@ -68,7 +70,7 @@ class Received:
     """On HTTP SSE, the stream's last event ID when this message arrived (legacy servers number their events)."""
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class StderrLine:
     """One line the server wrote to stderr (stdio only): free-form logging, not an error signal."""
 

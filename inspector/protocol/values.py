@@ -1,0 +1,19 @@
+"""``message_value``: the dataclass decorator of the small values made for every message that crosses the wire.
+
+They are immutable by contract, and the type checker enforces it (``frozen_default``), but they are built as plain
+slotted dataclasses: a frozen dataclass sets each field through ``object.__setattr__``, which makes construction
+about four times slower (650 ns against 160 ns for four fields), and a round trip builds half a dozen of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeVar, dataclass_transform
+
+_Value = TypeVar("_Value")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def message_value(cls: type[_Value]) -> type[_Value]:
+    """A slotted dataclass that the type checker treats as frozen (see the module docstring)."""
+    return dataclass(slots=True)(cls)

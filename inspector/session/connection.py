@@ -14,7 +14,17 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, dumps, notification, request
+from inspector.protocol.envelope import RequestMeta, with_meta
+from inspector.protocol.jsonrpc import (
+    JsonObject,
+    RequestId,
+    WireParse,
+    classify,
+    dumps,
+    notification,
+    request,
+    request_text,
+)
 from inspector.session import findings as lint
 from inspector.session import records
 from inspector.session.errors import RequestFailed, RpcError
@@ -128,18 +138,27 @@ class Connection:
         protocol_version: str | None,
         headers: dict[str, str] | None = None,
         cancel_notice: bool = True,
+        meta: RequestMeta | None = None,
     ) -> JsonObject:
-        """Send a request for ``call`` and return its result; raise ``RpcError`` or ``RequestFailed``."""
+        """Send a request for ``call`` and return its result; raise ``RpcError`` or ``RequestFailed``.
+
+        ``meta`` (a modern request's envelope) goes into the params as ``_meta``, after the keys they have."""
         if self.closed_reason is not None:
             raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
         request_id = self.next_id()
-        message = request(request_id, method, params)
-        raw = dumps(message)
+        if meta is not None and params is not None and "_meta" not in params:
+            message = request(request_id, method, {**params, "_meta": meta.value})
+            raw = request_text(request_id, method, params, meta.text)
+        else:
+            if meta is not None:
+                params = with_meta(params, meta.value)
+            message = request(request_id, method, params)
+            raw = dumps(message)
         loop = asyncio.get_running_loop()
         pending = _Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
         self._outgoing[raw] = (call, message)
-        outgoing = OutgoingMessage(raw, method, request_id, protocol_version, dict(headers or {}))
+        outgoing = OutgoingMessage(raw, method, request_id, protocol_version, headers or {})
         await self.transport.send(outgoing)
         if timeout is not None:
             # The deadline counts from the send, as a per-request timer would; one shared timer watches them all.

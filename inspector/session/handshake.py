@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspector.protocol.envelope import (
     INPUT_REQUIRED_METHODS,
     LATEST_MODERN,
+    Envelope,
     build_meta,
     mutual_version,
     with_meta,
@@ -124,15 +125,16 @@ class SessionHandshake(SessionBase):
             self._progress_tokens += 1
             # A progress token on the calls that can run long, so their progress lands on their round (both eras).
             extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+            meta = None
             if self.legacy:
                 sent = with_meta(params, extra) if extra else params
             else:
-                caps = self.capabilities if capabilities is None else capabilities
-                sent = with_meta(params, build_meta(version, caps, extra=extra))
+                sent = params
+                meta = self._envelope(version, capabilities).meta(extra)
             headers = self._headers(method, params) if self.transport.kind == "http" else None
             try:
                 return await self.connection.request(
-                    call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers
+                    call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers, meta=meta
                 )
             except RpcError as error:
                 mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None
@@ -145,6 +147,16 @@ class SessionHandshake(SessionBase):
                     raise
                 await self._reinitialize()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _envelope(self, version: str, capabilities: JsonObject | None) -> Envelope:
+        """The envelope of a modern request: the session's (kept while the version holds), or one for the
+        capabilities this request declares instead."""
+        if capabilities is not None:
+            return Envelope(version, capabilities)
+        envelope = self._session_envelope
+        if envelope is None or envelope.version != version:
+            envelope = self._session_envelope = Envelope(version, self.capabilities)
+        return envelope
 
     async def _reinitialize(self) -> None:
         """A new legacy session after the server forgot ours (HTTP 404 with our ``Mcp-Session-Id``)."""

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO
 
+from inspector.protocol.jsonrpc import dumps, encode_string
 from inspector.session.records import Record
 
 REDACTED = "[redacted]"
@@ -50,7 +51,7 @@ class Recorder:
             self._write("".join([self._line(record, msg_text) + "\n" for record, msg_text in batch]))
 
     def _line(self, record: Record, msg_text: str | None) -> str:
-        line = _fast_wire_line(record, msg_text) or _ENCODE(record)
+        line = _fast_wire_line(record, msg_text) or dumps(record)
         for secret in self._secrets:
             for form in _spellings(secret):
                 if form in line:
@@ -83,9 +84,6 @@ def _spellings(secret: str) -> tuple[str, ...]:
     return tuple(sorted(forms, key=len, reverse=True))
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""``json.dumps(record, ensure_ascii=False, separators=(",", ":"))`` without building an encoder per line."""
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode
 # The shapes of the common wire and stderr records, in the key order ``records.wire`` and ``records.stderr`` build.
 _FAST_SHAPES: dict[tuple[str, ...], str] = {
     ("t", "dir", "raw"): "raw",
@@ -110,7 +108,7 @@ def _fast_wire_line(record: Record, msg_text: str | None = None) -> str | None:
         raw = record["raw"]
         if raw.__class__ is not str:
             return None
-        body = '","raw":' + _encode_string(raw)
+        body = '","raw":' + encode_string(raw)
     elif msg_text is not None:
         body = '","msg":' + msg_text
     else:

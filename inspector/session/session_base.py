@@ -12,6 +12,7 @@ from inspector.protocol.envelope import (
     DEFAULT_CAPABILITIES,
     LATEST_LEGACY,
     LATEST_MODERN,
+    Envelope,
 )
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
@@ -65,6 +66,8 @@ class SessionBase:
         self.answers = answers
         self.era_mode: EraMode = era
         self.capabilities: JsonObject = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
+        self._session_envelope: Envelope | None = None
+        """The ``_meta`` of this session's modern requests, encoded once (see ``SessionHandshake._envelope``)."""
         self.max_rounds = max_rounds
         self.timeout = timeout
         self.probe_timeout = probe_timeout

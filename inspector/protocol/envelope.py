@@ -106,10 +106,9 @@ class Envelope:
         if not extra:
             return RequestMeta(self.base, self._open + "}")
         value = {**self.base, **extra}
-        if any(key in self.base for key in extra):  # a key replaced in place: encode it all (never happens today)
+        if len(value) != len(self.base) + len(extra):  # a key replaced in place: encode it all (never happens today)
             return RequestMeta(value, dumps(value))
-        tail = "".join(["," + dumps(key) + ":" + dumps(item) for key, item in extra.items()])
-        return RequestMeta(value, self._open + tail + "}")
+        return RequestMeta(value, self._open + "," + dumps(extra)[1:])
 
 
 def mutual_version(supported: Any) -> str | None:

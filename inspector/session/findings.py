@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, cast
+from typing import Any, Union, cast, get_args
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -71,8 +71,14 @@ def make(
 
 
 @cache
-def _validator(method: str, version: str) -> TypeAdapter[Any] | None:
-    """The official wire model of (method, version), as a cached adapter; None for methods it does not know.
+def _validator(method: str, version: str, input_required: bool) -> TypeAdapter[Any] | None:
+    """The official wire model of (method, version) for a result that is, or is not, ``input_required``; a cached
+    adapter, or None for methods it does not know.
+
+    For the three MRTR methods mcp-types gives a union of the method's result and ``InputRequiredResult``. That
+    union cannot fail: ``InputRequiredResult`` has only optional fields besides a free-form ``resultType`` string and
+    ignores extra keys, so a broken ``CallToolResult`` passes as an ``InputRequiredResult``. The result's own
+    ``resultType`` says which member it claims to be, so that member alone is checked (and the errors name only it).
 
     ``mcp_types.methods.validate_server_result`` validates and then serializes; we only need the validation,
     and this runs on every response, so we keep the adapter and skip the dump.
@@ -81,13 +87,22 @@ def _validator(method: str, version: str) -> TypeAdapter[Any] | None:
     # `inspector --help` should not wait for; the first response pays it once.
     from mcp_types.methods import SERVER_RESULTS
 
-    surface = SERVER_RESULTS.get((method, version))
-    return TypeAdapter(cast(Any, surface)) if surface is not None else None
+    surface: Any = SERVER_RESULTS.get((method, version))
+    if surface is None:
+        return None
+    members = get_args(surface)
+    if members:
+        chosen = [m for m in members if (getattr(m, "__name__", "") == "InputRequiredResult") == input_required]
+        if len(chosen) == 1:
+            surface = chosen[0]
+        elif chosen:
+            surface = Union[tuple(chosen)]  # noqa: UP007  (a union built at run time)
+    return TypeAdapter(cast(Any, surface))
 
 
 def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:
     """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes."""
-    validator = _validator(method, version)
+    validator = _validator(method, version, result.get("resultType") == "input_required")
     if validator is None:
         return []
     try:

@@ -44,3 +44,29 @@ def test_a_nested_requested_schema_is_a_finding_on_its_round() -> None:
     )
     (finding,) = timeline.calls[0].rounds[0].findings
     assert finding.code == "unsupported-schema" and "'where'" in finding.message and "address" in finding.message
+
+
+def _one_round(result: dict[str, object]) -> list[tuple[str, str]]:
+    meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}'
+    request = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":' + meta + "}}"
+    timeline = build_timeline(
+        [
+            records.call_started(0.0, 1, "tools/call", {"name": "x"}),
+            records.wire(0.1, "c2s", request, call=1),
+            records.wire(0.2, "s2c", json.dumps({"jsonrpc": "2.0", "id": 1, "result": result})),
+        ]
+    )
+    return [(f.code, f.message) for f in timeline.findings if f.code == "schema-invalid"]
+
+
+def test_a_broken_tool_result_is_schema_invalid_even_though_it_would_pass_as_input_required() -> None:
+    # mcp-types' union (CallToolResult | InputRequiredResult) accepts any object with a string resultType, because
+    # InputRequiredResult's other fields are optional: the result is checked against the member it claims to be.
+    found = _one_round({"resultType": "complete", "content": "not a list"})
+    assert found == [("schema-invalid", "tools/call (2026-07-28): content: Input should be a valid list")]
+
+
+def test_an_input_required_result_is_checked_as_one_and_only_as_one() -> None:
+    found = _one_round({"resultType": "input_required", "inputRequests": 5})
+    assert found == [("schema-invalid", "tools/call (2026-07-28): inputRequests: Input should be a valid dictionary")]
+    assert _one_round({"resultType": "complete", "content": [{"type": "text", "text": "ok"}]}) == []

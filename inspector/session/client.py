@@ -17,6 +17,7 @@ from inspector.protocol.envelope import (
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import findings as lint
+from inspector.session import heap
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.handshake import SessionHandshake
 from inspector.session.mrtr import (
@@ -210,6 +211,7 @@ class InspectorSession(SessionHandshake):
         """Close the connection (bounded), with every record written."""
         await self.connection.close()
         self.log.flush()
+        heap.release_session()
 
 
 __all__ = ["LIST_METHODS", "ConnectError", "EraMode", "InspectorSession", "ListKind"]

@@ -9,6 +9,7 @@ from typing import Any, Union, cast, get_args
 from pydantic import TypeAdapter, ValidationError
 
 from inspector.protocol.envelope import INPUT_REQUIRED_METHODS
+from inspector.session.heap import freeze_loaded_models
 from inspector.session.timeline import Finding, Severity
 
 KNOWN_RESULT_TYPES = frozenset({"complete", "input_required", "task"})
@@ -97,7 +98,9 @@ def _validator(method: str, version: str, input_required: bool) -> TypeAdapter[A
             surface = chosen[0]
         elif chosen:
             surface = Union[tuple(chosen)]  # noqa: UP007  (a union built at run time)
-    return TypeAdapter(cast(Any, surface))
+    adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, surface))
+    freeze_loaded_models()
+    return adapter
 
 
 def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:

@@ -12,11 +12,11 @@ from inspector.protocol.envelope import (
 )
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import records
+from inspector.session import heap, records
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION, EraError, Verdict, detect_era
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.legacy import ServerRequestAnswerer, accepted_version, initialize_params
-from inspector.session.session_base import ConnectError, SessionBase, freeze_startup_heap
+from inspector.session.session_base import ConnectError, SessionBase
 from inspector.session.timeline import EraDecision
 
 
@@ -39,7 +39,7 @@ class SessionHandshake(SessionBase):
             self.log.write(records.era(self.log.now(), "modern", self.version, verdict.why))
         era = self.timeline.era
         assert era is not None
-        freeze_startup_heap()
+        heap.freeze_at_connect()
         return era
 
     async def _settle_era(self) -> Verdict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -17,7 +16,7 @@ from inspector.protocol.envelope import (
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import findings as lint
-from inspector.session import records
+from inspector.session import heap, records
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.legacy import ServerRequestAnswerer
@@ -126,12 +125,14 @@ class SessionBase:
                 log.write(records.call_ended(t, call, status, detail))
 
         log.after_queued(settle)
+        heap.call_finished()
         return Outcome(found, status, result, error, detail, settle=log.flush)
 
     def _ended_by_wire(self, call: int, status: CallStatus, result: JsonObject) -> Outcome:
         """A call whose final reply says how it ended (resultType complete, or none): the builder ends it on that
         reply with this same status (TimelineBuilder._derive_status), so there is no end record to write, and
         nothing to wait for while the reply's bookkeeping is still queued."""
+        heap.call_finished()
         return Outcome(self.log.call(call), status, result, settle=self.log.flush)
 
     def _finding(self, found: Finding) -> None:
@@ -149,24 +150,6 @@ class SessionBase:
             self._finding(lint.make(code, failure.message, call=call))
         status: CallStatus = "cancelled" if failure.kind == "cancelled" else "failed"
         return self._end_call(call, status, _failure_text(failure))
-
-
-_heap_frozen = False
-
-
-def freeze_startup_heap() -> None:
-    """Once per process, at the first connect: move everything alive (modules, the app, the connection) out of the
-    cyclic garbage collector's sight with ``gc.freeze()``.
-
-    Those objects live as long as the process, yet every full collection walks them again; and a session keeps
-    every message on its timeline, so the number of live objects grows with each call and full collections keep
-    coming. Frozen, a collection walks only what was made after startup (measured on a stdio tools/call loop:
-    ~12 us of ~70 us per call). Garbage cycles made later are collected as before.
-    """
-    global _heap_frozen
-    if not _heap_frozen:
-        _heap_frozen = True
-        gc.freeze()
 
 
 def forbidden_input_required(method: str) -> str:

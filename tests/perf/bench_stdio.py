@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import uvloop
@@ -90,17 +91,24 @@ async def sdk_client(calls: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=3, help="repeat each measurement and keep the best")
+    parser.add_argument("--rounds", type=int, default=5, help="repeat each measurement and keep the best")
     opts = parser.parse_args()
-    best = {"inspector": 0.0, "sdk": 0.0, "bare": 0.0}
+    runs: dict[str, list[float]] = {"inspector": [], "sdk": [], "bare": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(opts.rounds):
-            best["bare"] = max(best["bare"], bare_pipe(opts.calls))
-            best["inspector"] = max(
-                best["inspector"], uvloop.run(inspector_session(opts.calls, Path(tmp) / f"bench-{r}.jsonl"))
-            )
-            best["sdk"] = max(best["sdk"], asyncio.run(sdk_client(opts.calls)))
-    print(f"calls per run: {opts.calls}, best of {opts.rounds}")
+            # Interleaved, and in a rotating order, so a slow spell of the machine falls on each of the three alike.
+            recording = Path(tmp) / f"bench-{r}.jsonl"
+            measure: dict[str, Callable[[], float]] = {
+                "bare": lambda: bare_pipe(opts.calls),
+                "inspector": lambda: uvloop.run(inspector_session(opts.calls, recording)),  # noqa: B023 (called now)
+                "sdk": lambda: asyncio.run(sdk_client(opts.calls)),
+            }
+            order = list(measure)
+            for name in order[r % 3 :] + order[: r % 3]:
+                runs[name].append(measure[name]())
+    best = {name: max(rates) for name, rates in runs.items()}
+    print(f"calls per run: {opts.calls}, best of {opts.rounds} (each run, in calls/s:", end=" ")
+    print("; ".join(f"{name} " + " ".join(f"{rate:.0f}" for rate in rates) for name, rates in runs.items()) + ")")
     print(f"inspector session (timeline + recording): {best['inspector']:8.0f} calls/s")
     print(f"official SDK mcp.Client:                  {best['sdk']:8.0f} calls/s")
     print(f"bare synchronous pipe loop:               {best['bare']:8.0f} calls/s")

@@ -1,0 +1,46 @@
+"""The timeline is kept out of the garbage collector's walks while the session lives, and given back when it closes.
+
+``gc.get_objects()`` lists what the collector walks; frozen objects are not in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+
+import pytest
+from session_support import live_session
+
+from inspector.session import heap
+
+
+def _walked(objects: list[object]) -> int:
+    ids = {id(o) for o in objects}
+    return sum(1 for o in gc.get_objects() if id(o) in ids)
+
+
+async def test_every_n_calls_the_timeline_so_far_is_frozen_and_closing_unfreezes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(heap, "CALLS_PER_FREEZE", 3)
+    async with live_session(tmp_path, "ok") as live, asyncio.timeout(10):
+        session = live.session
+        calls = []
+        for n in range(3):
+            outcome = await session.call_tool("echo", {"n": n})
+            calls.append(outcome.call)
+        # the third call ended the stretch: the timeline so far is out of the collector's sight
+        assert _walked(calls) == 0
+        later = (await session.call_tool("echo", {"n": 3})).call
+        assert _walked([later]) == 1, "a call after the freeze is walked as usual until the next one"
+    assert gc.get_freeze_count() == 0, "closing the session unfroze everything"
+    assert _walked([*calls, later]) == 4
+
+
+async def test_a_short_session_leaves_the_startup_freeze_alone(tmp_path: Path) -> None:
+    async with live_session(tmp_path, "ok") as live, asyncio.timeout(10):
+        await live.session.call_tool("echo", {})
+        assert gc.get_freeze_count() > 0
+    # (objects the session alone held were freed on closing, frozen or not; the modules stay frozen)
+    assert gc.get_freeze_count() > 0, "closing a session that froze no timeline does not unfreeze the modules"

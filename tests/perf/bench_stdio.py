@@ -91,7 +91,7 @@ async def sdk_client(calls: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=5, help="repeat each measurement and keep the best")
+    parser.add_argument("--rounds", type=int, default=7, help="repeat each measurement and keep the best")
     opts = parser.parse_args()
     runs: dict[str, list[float]] = {"inspector": [], "sdk": [], "bare": []}
     with tempfile.TemporaryDirectory() as tmp:

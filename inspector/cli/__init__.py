@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from inspector.cli import options as o
-from inspector.cli.run import run, run_operation
+from inspector.cli.run import run_and_exit
 from inspector.session.client import InspectorSession, ListKind
 from inspector.session.outcome import Outcome
 
@@ -64,20 +64,7 @@ def call(
         await session.list_all("tools")
         return await session.call_tool(tool, arguments)
 
-    code = run(
-        run_operation(
-            target,
-            source,
-            operation,
-            era=o.era_from(era),
-            record=record,
-            no_record=no_record,
-            as_json=as_json,
-            max_rounds=max_rounds,
-            timeout=timeout,
-        )
-    )
-    raise typer.Exit(code)
+    run_and_exit(target, source, operation, o.era_from(era), record, no_record, as_json, timeout, max_rounds=max_rounds)
 
 
 @app.command("list")
@@ -105,19 +92,7 @@ def list_(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.list_all(list_kind)
 
-    code = run(
-        run_operation(
-            target,
-            source,
-            operation,
-            era=o.era_from(era),
-            record=record,
-            no_record=no_record,
-            as_json=as_json,
-            timeout=timeout,
-        )
-    )
-    raise typer.Exit(code)
+    run_and_exit(target, source, operation, o.era_from(era), record, no_record, as_json, timeout)
 
 
 @app.command()
@@ -149,20 +124,7 @@ def prompt(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.get_prompt(name, arguments)
 
-    code = run(
-        run_operation(
-            target,
-            source,
-            operation,
-            era=o.era_from(era),
-            record=record,
-            no_record=no_record,
-            as_json=as_json,
-            max_rounds=max_rounds,
-            timeout=timeout,
-        )
-    )
-    raise typer.Exit(code)
+    run_and_exit(target, source, operation, o.era_from(era), record, no_record, as_json, timeout, max_rounds=max_rounds)
 
 
 @app.command()
@@ -192,20 +154,7 @@ def read(
     async def operation(session: InspectorSession) -> Outcome:
         return await session.read_resource(uri)
 
-    code = run(
-        run_operation(
-            target,
-            source,
-            operation,
-            era=o.era_from(era),
-            record=record,
-            no_record=no_record,
-            as_json=as_json,
-            max_rounds=max_rounds,
-            timeout=timeout,
-        )
-    )
-    raise typer.Exit(code)
+    run_and_exit(target, source, operation, o.era_from(era), record, no_record, as_json, timeout, max_rounds=max_rounds)
 
 
 @app.command("demo-server")

@@ -13,7 +13,7 @@ from inspector.cli import app
 from inspector.cli import options as o
 from inspector.cli.compose import build_session, demo_target
 from inspector.cli.demo_flows import example_answers_path, run_demo_flows
-from inspector.cli.run import run, run_operation, say_error
+from inspector.cli.run import run, run_and_exit, say_error
 from inspector.headless.load import run_load
 from inspector.session.client import ConnectError, InspectorSession
 from inspector.session.outcome import Outcome
@@ -56,19 +56,7 @@ def demo(
         failed = [r for r in results if not r.ok]
         return failed[0] if failed else results[-1]
 
-    code = run(
-        run_operation(
-            demo_target(),
-            source,
-            operation,
-            era=o.era_from(era),
-            record=record,
-            no_record=no_record,
-            as_json=as_json,
-            show_all_calls=True,
-        )
-    )
-    raise typer.Exit(code)
+    run_and_exit(demo_target(), source, operation, o.era_from(era), record, no_record, as_json, show_all_calls=True)
 
 
 @app.command()
@@ -122,7 +110,7 @@ def load(
     raise typer.Exit(run(main()))
 
 
-__all__ = ["demo", "load", "run_operation"]
+__all__ = ["demo", "load"]
 
 
 @app.command("conformance-client")

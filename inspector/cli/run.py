@@ -7,8 +7,9 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import typer
 from rich.console import Console
 from rich.text import Text
 
@@ -36,6 +37,37 @@ def say_error(message: str, hint: str = "") -> None:
     console.print(Text("error: ", style="bold red") + Text(printable(message)))
     if hint:
         console.print(Text("try: ", style="bold") + Text(printable(hint)))
+
+
+def run_and_exit(
+    target: TargetOptions,
+    source: AnswerSource,
+    operation: Operation,
+    era: EraMode,
+    record: Path | None,
+    no_record: bool,
+    as_json: bool,
+    timeout: float = 60.0,
+    max_rounds: int = 10,
+    *,
+    show_all_calls: bool = False,
+) -> NoReturn:
+    """Run one headless operation (``run_operation``) with the options its command was given; exit with its code."""
+    code = run(
+        run_operation(
+            target,
+            source,
+            operation,
+            era=era,
+            record=record,
+            no_record=no_record,
+            as_json=as_json,
+            max_rounds=max_rounds,
+            timeout=timeout,
+            show_all_calls=show_all_calls,
+        )
+    )
+    raise typer.Exit(code)
 
 
 async def run_operation(

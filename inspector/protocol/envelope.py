@@ -92,11 +92,10 @@ class Envelope:
     nothing may change a message once it is built.
     """
 
-    __slots__ = ("_open", "base", "capabilities", "version")
+    __slots__ = ("_open", "base", "version")
 
     def __init__(self, version: str, capabilities: JsonObject | None = None) -> None:
         self.version = version
-        self.capabilities = capabilities
         base_text = dumps(build_meta(version, capabilities))
         self.base: JsonObject = json.loads(base_text)
         self._open = base_text[:-1]  # without the closing brace, so per-request keys can follow

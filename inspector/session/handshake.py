@@ -6,7 +6,6 @@ from inspector.protocol.envelope import (
     INPUT_REQUIRED_METHODS,
     LATEST_MODERN,
     Envelope,
-    build_meta,
     mutual_version,
     with_meta,
 )
@@ -56,10 +55,11 @@ class SessionHandshake(SessionBase):
             result = await self.connection.request(
                 call,
                 "server/discover",
-                with_meta({}, build_meta(version, self.capabilities)),
+                {},
                 timeout=self.probe_timeout,
                 protocol_version=version,
                 headers=protocol_headers("server/discover", {}, None, None),
+                meta=self._envelope(version, None).meta(),
             )
         except RpcError as error:
             self._end_call(call, "error", f"{error.code} {error.message}")

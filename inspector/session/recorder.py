@@ -41,14 +41,16 @@ class Recorder:
         ``msg_text``, when given, is exactly ``jsonrpc.dumps(record["msg"])`` (the wire text of a message we wrote):
         the line splices it in instead of serializing the message a second time.
         """
-        if self._file is not None:
-            self._write(self._line(record, msg_text) + "\n")
+        self.write_many([(record, msg_text)])
 
     def write_many(self, batch: list[tuple[Record, str | None]]) -> None:
         """Write records made in the same moment (a reply, the next call's start, its request) in one system call:
         every line whole and in order, one write instead of three."""
-        if self._file is not None:
-            self._write("".join([self._line(record, msg_text) + "\n" for record, msg_text in batch]))
+        if self._file is None:
+            return
+        data = "".join([self._line(record, msg_text) + "\n" for record, msg_text in batch]).encode("utf-8")
+        self._file.write(data)
+        self.bytes_written += len(data)
 
     def _line(self, record: Record, msg_text: str | None) -> str:
         line = _fast_wire_line(record, msg_text) or dumps(record)
@@ -57,12 +59,6 @@ class Recorder:
                 if form in line:
                     line = line.replace(form, REDACTED)
         return line
-
-    def _write(self, text: str) -> None:
-        assert self._file is not None
-        data = text.encode("utf-8")
-        self._file.write(data)
-        self.bytes_written += len(data)
 
     def close(self) -> None:
         """Close the file; later writes are ignored."""

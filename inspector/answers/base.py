@@ -10,16 +10,10 @@ Decline and cancel are answers (``{"action": "decline"}``), not failures.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Protocol
 
 InputRequest = dict[str, Any]
 InputResponse = dict[str, Any]
-
-ELICITATION: Final = "elicitation/create"
-SAMPLING: Final = "sampling/createMessage"
-ROOTS: Final = "roots/list"
-InputMethod = Literal["elicitation/create", "sampling/createMessage", "roots/list"]
-INPUT_METHODS: Final[tuple[InputMethod, ...]] = (ELICITATION, SAMPLING, ROOTS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeGuard, get_args
 
-from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, Answer, NoAnswer, describe_request
+from inspector.answers.base import Answer, NoAnswer, describe_request
 from inspector.answers.roots import ConfiguredRoots
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

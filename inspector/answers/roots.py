@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
-from inspector.answers.base import ROOTS, Answer, Skip, describe_request
+from inspector.answers.base import Answer, Skip, describe_request
+from inspector.protocol.methods import ROOTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from inspector.answers.base import INPUT_METHODS, Answer, AnswerRefused, InputMethod, NoAnswer, Skip, describe_request
+from inspector.answers.base import Answer, AnswerRefused, NoAnswer, Skip, describe_request
 from inspector.answers.policies import POLICY_NAMES, Policy, PolicyName, entry_name, is_policy_name
 from inspector.answers.roots import ConfiguredRoots
 from inspector.answers.shapes import (
@@ -37,6 +37,7 @@ from inspector.answers.shapes import (
     shape_problems,
 )
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.methods import INPUT_METHODS, InputMethod
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ValidationError
 
-from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, InputMethod
+from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING, InputMethod
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

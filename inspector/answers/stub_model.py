@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from inspector.answers.base import SAMPLING, Answer, Skip, describe_request
+from inspector.answers.base import Answer, Skip, describe_request
+from inspector.protocol.methods import SAMPLING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -16,8 +16,9 @@ from jsonschema.exceptions import SchemaError
 from jsonschema_specifications import REGISTRY as META_SCHEMAS  # type: ignore[import-untyped]
 from referencing.exceptions import Unresolvable
 
-from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, AnswerRefused, InputMethod
+from inspector.answers.base import AnswerRefused
 from inspector.answers.shapes import RESULT_NAME, shape_problems
+from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING, InputMethod
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

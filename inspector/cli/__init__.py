@@ -9,7 +9,8 @@ import typer
 
 from inspector.cli import options as o
 from inspector.cli.run import run_and_exit
-from inspector.session.client import InspectorSession, ListKind
+from inspector.protocol.methods import CATALOG
+from inspector.session.client import InspectorSession
 from inspector.session.outcome import Outcome
 
 app = typer.Typer(
@@ -83,11 +84,12 @@ def list_(
     timeout: o.TimeoutOpt = 60.0,
 ) -> None:
     """List the server's tools, prompts, resources or resource templates (every page)."""
-    if kind not in ("tools", "prompts", "resources", "templates"):
-        raise typer.BadParameter("KIND must be tools, prompts, resources or templates")
+    if kind not in CATALOG:
+        *others, last = CATALOG
+        raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
     target = o.target_from(server, demo, header, bearer, env, secret)
     source = o.answers_from(None, "fail", False, None)
-    list_kind: ListKind = kind  # type: ignore[assignment]
+    list_kind = CATALOG[kind].kind
 
     async def operation(session: InspectorSession) -> Outcome:
         return await session.list_all(list_kind)

@@ -25,9 +25,6 @@ LEGACY_VERSIONS: Final[tuple[str, ...]] = ("2024-11-05", "2025-03-26", "2025-06-
 LATEST_MODERN: Final = MODERN_VERSIONS[-1]
 LATEST_LEGACY: Final = LEGACY_VERSIONS[-1]
 
-#: Methods that may answer ``input_required`` (SEP-2322): anything else doing so is a protocol violation.
-INPUT_REQUIRED_METHODS: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
-
 CLIENT_INFO: Final[JsonObject] = {
     "name": "inspector",
     "title": "inspector (terminal MCP inspector)",

@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS
 from inspector.replay.answers import ReplayAnswers
 from inspector.replay.diff import Difference, JsonPath, diff
-from inspector.session.client import LIST_METHODS, InspectorSession, ListKind
+from inspector.session.client import InspectorSession
 from inspector.session.outcome import EXIT_CODES, Outcome
 from inspector.session.timeline import Call, CallStatus, Timeline
 
-HANDSHAKE: Final = frozenset({"server/discover", "initialize"})
-LIST_KINDS: Final[dict[str, ListKind]] = {method: kind for kind, (method, _) in LIST_METHODS.items()}
 EXIT_MATCH: Final = 0
 EXIT_DIFFERENT: Final = 1
 _FAILURE_ORDER: Final = (3, 5, 6, 4)
@@ -92,7 +91,7 @@ def rerun_plan(recorded: Timeline, *, lists: bool = False) -> tuple[list[Call], 
     chosen: list[Call] = []
     skipped: list[Call] = []
     for call in recorded.calls:
-        if call.method in HANDSHAKE or (call.method in LIST_KINDS and not lists):
+        if call.method in HANDSHAKE_METHODS or (call.method in LIST_METHODS and not lists):
             skipped.append(call)
         else:
             chosen.append(call)
@@ -109,7 +108,7 @@ def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | 
 
 def _list_items(call: Call) -> JsonObject | None:
     """A recorded catalog list as one result: the items of every page, like ``list_all`` returns them."""
-    field_name = LIST_METHODS[LIST_KINDS[call.method]][1]
+    field_name = LIST_METHODS[call.method].items_field
     items: list[Any] = []
     for round_ in call.rounds:
         page = round_.result
@@ -128,7 +127,7 @@ def compare(recorded: Call, outcome: Outcome, *, ignore: list[JsonPath], compare
     if recorded.status != outcome.status:
         found.differences.append(Difference("(status)", "changed", recorded.status, outcome.status))
     recorded_result = (
-        _list_items(recorded) if recorded.method in LIST_KINDS and recorded.status == "complete" else recorded.result
+        _list_items(recorded) if recorded.method in LIST_METHODS and recorded.status == "complete" else recorded.result
     )
     kind_recorded, value_recorded = _payload(recorded.status, recorded_result, recorded.error)
     kind_live, value_live = _payload(outcome.status, outcome.result, outcome.error)
@@ -176,8 +175,9 @@ async def rerun(
         await session.list_all("tools")
     for call in chosen:
         answers.use(call)
-        if call.method in LIST_KINDS:
-            outcome = await session.list_all(LIST_KINDS[call.method])
+        listing = LIST_METHODS.get(call.method)
+        if listing is not None:
+            outcome = await session.list_all(listing.kind)
         else:
             outcome = await session.request(call.method, dict(call.params))
         comparison = compare(call, outcome, ignore=patterns, compare_meta=compare_meta)

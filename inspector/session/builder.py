@@ -12,9 +12,10 @@ from typing import Any
 from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, WireParse, classify
+from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
 from inspector.session import findings as lint
 from inspector.session.builder_events import EventRecords
-from inspector.session.builder_state import TERMINAL_STATUSES, InFlight
+from inspector.session.builder_state import InFlight
 from inspector.session.records import Record, raw_text
 from inspector.session.timeline import (
     Call,
@@ -194,7 +195,7 @@ class TimelineBuilder(EventRecords):
             result_type = "complete"
             if modern:
                 self._on_round("missing-result-type", f"{round_.method} result has no resultType", call, round_)
-        elif not isinstance(result_type, str) or result_type not in lint.KNOWN_RESULT_TYPES:
+        elif not isinstance(result_type, str) or result_type not in RESULT_TYPES:
             self._on_round("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call, round_)
             result_type = str(result_type)
         round_.result_type = result_type
@@ -210,7 +211,7 @@ class TimelineBuilder(EventRecords):
                 self._on_round("schema-invalid", f"{round_.method} ({check_version}): {problem}", call, round_)
 
     def _input_required(self, call: Call, round_: Round, result: JsonObject) -> None:
-        if not lint.allows_input_required(round_.method):
+        if not allows_input_required(round_.method):
             self._on_round("input-required-forbidden", f"{round_.method} answered input_required", call, round_)
         for problem in lint.input_required_problems(result):
             self._on_round("malformed-input-required", problem, call, round_)
@@ -302,7 +303,7 @@ class TimelineBuilder(EventRecords):
             method=parsed.method or "",
             request=wire,
         )
-        if parsed.method in lint.INPUT_REQUEST_METHODS:
+        if parsed.method in INPUT_REQUEST_METHODS:
             request: JsonObject = {"method": parsed.method}
             if isinstance(params, dict):
                 request["params"] = params
@@ -321,7 +322,7 @@ class TimelineBuilder(EventRecords):
             return self._in_flight[reply_to].call
         if self._in_flight:
             return list(self._in_flight.values())[-1].call
-        pending = [call for call in self.timeline.calls if call.status not in TERMINAL_STATUSES]
+        pending = [call for call in self.timeline.calls if call.in_flight]
         return pending[-1] if pending else (self.timeline.calls[-1] if self.timeline.calls else None)
 
     # ----------------------------------------------------------------------------------------------- events

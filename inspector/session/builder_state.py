@@ -17,8 +17,6 @@ from inspector.session.timeline import (
     Timeline,
 )
 
-TERMINAL_STATUSES = frozenset({"complete", "tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"})
-
 
 @dataclass(slots=True)
 class InFlight:

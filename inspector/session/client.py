@@ -8,14 +8,11 @@ Call on the timeline; MRTR rounds and legacy server requests become its rounds. 
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
 
 from inspector.answers.base import CallCancelled, NoAnswer
-from inspector.protocol.envelope import (
-    INPUT_REQUIRED_METHODS,
-)
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.session import findings as lint
 from inspector.session import heap
 from inspector.session.errors import RequestFailed, RpcError
@@ -31,21 +28,14 @@ from inspector.session.session_base import ConnectError, EraMode, forbidden_inpu
 from inspector.session.timeline import CallStatus
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 
-ListKind = Literal["tools", "prompts", "resources", "templates"]
-LIST_METHODS: dict[ListKind, tuple[str, str]] = {
-    "tools": ("tools/list", "tools"),
-    "prompts": ("prompts/list", "prompts"),
-    "resources": ("resources/list", "resources"),
-    "templates": ("resources/templates/list", "resourceTemplates"),
-}
-
 
 class InspectorSession(SessionHandshake):
     """A live session. ``connect`` first; every other method returns an ``Outcome`` and never raises for the server."""
 
-    async def list_all(self, kind: ListKind) -> Outcome:
+    async def list_all(self, kind: CatalogKind) -> Outcome:
         """Fetch every page of a catalog list; each page is a round of one call. ``result`` holds all items."""
-        method, field = LIST_METHODS[kind]
+        entry = CATALOG[kind]
+        method, field = entry.list_method, entry.items_field
         call = self._start_call(method, {})
         items: list[JsonObject] = []
         cursor: str | None = None
@@ -167,7 +157,7 @@ class InspectorSession(SessionHandshake):
         if self._answerer is not None and call in self._answerer.unanswered:
             return self._end_call(call, "no-answer", self._answerer.unanswered[call], result=result)
         result_type = result.get("resultType")
-        if result_type is not None and result_type not in lint.KNOWN_RESULT_TYPES:
+        if result_type is not None and result_type not in RESULT_TYPES:
             return self._end_call(
                 call,
                 "failed",
@@ -214,4 +204,4 @@ class InspectorSession(SessionHandshake):
         heap.release_session()
 
 
-__all__ = ["LIST_METHODS", "ConnectError", "EraMode", "InspectorSession", "ListKind"]
+__all__ = ["ConnectError", "EraMode", "InspectorSession"]

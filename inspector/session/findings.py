@@ -8,12 +8,9 @@ from typing import Any, Union, cast, get_args
 
 from pydantic import TypeAdapter, ValidationError
 
-from inspector.protocol.envelope import INPUT_REQUIRED_METHODS
+from inspector.protocol.methods import INPUT_REQUEST_METHODS
 from inspector.session.heap import freeze_loaded_models
 from inspector.session.timeline import Finding, Severity
-
-KNOWN_RESULT_TYPES = frozenset({"complete", "input_required", "task"})
-INPUT_REQUEST_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
 
 # code -> (severity, hint). The hint says why it matters; the message (built where raised) says what happened.
 CATALOG: Mapping[str, tuple[Severity, str]] = {
@@ -138,8 +135,3 @@ def input_required_problems(result: Mapping[str, Any]) -> list[str]:
                 elif entry.get("method") not in INPUT_REQUEST_METHODS:
                     problems.append(f"inputRequests[{key!r}].method is {entry.get('method')!r}")
     return problems
-
-
-def allows_input_required(method: str) -> bool:
-    """True for the three methods that may answer input_required."""
-    return method in INPUT_REQUIRED_METHODS

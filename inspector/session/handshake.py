@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from inspector.protocol.envelope import (
-    INPUT_REQUIRED_METHODS,
     LATEST_MODERN,
     Envelope,
     mutual_version,
@@ -11,6 +10,7 @@ from inspector.protocol.envelope import (
 )
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import INPUT_REQUIRED_METHODS
 from inspector.session import heap, records
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION, EraError, Verdict, detect_era
 from inspector.session.errors import RequestFailed, RpcError

@@ -11,12 +11,12 @@ from typing import Any
 from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
+from inspector.protocol.methods import INPUT_REQUEST_METHODS
 from inspector.session import findings as lint
 from inspector.session import records
 from inspector.session.connection import Connection
 from inspector.session.timeline import Call
 
-INPUT_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
 USER_REJECTED = -1  # what the official SDKs send when the user declines a sampling request
 
 
@@ -68,7 +68,7 @@ class ServerRequestAnswerer:
         if method == "ping":
             await self._reply(call, result_response(request_id if request_id is not None else 0, {}))
             return
-        if method not in INPUT_METHODS:
+        if method not in INPUT_REQUEST_METHODS:
             await self._reply(call, error_response(request_id, -32601, f"Method not found: {method}"))
             return
         request: JsonObject = {"method": method}

@@ -32,6 +32,12 @@ CallStatus = Literal[
 """pending: in flight; input-required: waiting for answers; complete; tool-error: result with isError;
 error: JSON-RPC error; no-answer: input needed but none available; round-cap: too many rounds;
 cancelled: the user cancelled; failed: transport failure, timeout or an invalid response."""
+IN_FLIGHT_STATUSES: frozenset[CallStatus] = frozenset({"pending", "input-required"})
+"""A call with one of these has not ended: it waits on the server or on an answer (and can be cancelled)."""
+FAILED_STATUSES: frozenset[CallStatus] = frozenset(
+    {"tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"}
+)
+"""A call that ended with one of these did not get what it asked for (shown in red, exit code other than 0)."""
 
 
 @dataclass(slots=True)
@@ -200,6 +206,22 @@ class Call:
             if isinstance(value, str):
                 return value
         return None
+
+    @property
+    def in_flight(self) -> bool:
+        """Not ended yet: waiting on the server or on an answer."""
+        return self.status in IN_FLIGHT_STATUSES
+
+    @property
+    def ended(self) -> bool:
+        """Ended, in any way (complete or not)."""
+        return self.status not in IN_FLIGHT_STATUSES
+
+    @property
+    def failed(self) -> bool:
+        """Ended without what it asked for: a tool error, a JSON-RPC error, no answer, the round cap, a cancel, a
+        transport failure."""
+        return self.status in FAILED_STATUSES
 
     @property
     def total_ms(self) -> float | None:

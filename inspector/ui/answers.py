@@ -17,11 +17,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from inspector.answers.base import ELICITATION, ROOTS, SAMPLING, Answer, CallCancelled, NoAnswer, describe_request
+from inspector.answers.base import Answer, CallCancelled, NoAnswer, describe_request
 from inspector.answers.roots import SOURCE as ROOTS_SOURCE
 from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
 from inspector.ui.modals.url_check import open_in_browser
 
 if TYPE_CHECKING:

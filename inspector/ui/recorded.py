@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from inspector.protocol.methods import LIST_METHODS
 from inspector.replay.loader import Loaded, Problem, build_loaded
 from inspector.replay.steps import steps
 from inspector.session.builder import TimelineBuilder
@@ -23,16 +24,9 @@ from inspector.session.timeline import ConsoleLine, Timeline
 from inspector.ui.target import Target
 
 if TYPE_CHECKING:
+    from inspector.protocol.methods import CatalogKind
     from inspector.replay.steps import Step
-    from inspector.ui.widgets.catalog import CatalogKind
 
-LISTS: Final[dict[str, tuple[CatalogKind, str]]] = {
-    "tools/list": ("tools", "tools"),
-    "prompts/list": ("prompts", "prompts"),
-    "resources/list": ("resources", "resources"),
-    "resources/templates/list": ("templates", "resourceTemplates"),
-}
-"""List method -> (catalog kind, result field holding the items)."""
 WIRE: Final = frozenset({"c2s", "s2c"})
 READ_ONLY: Final = "this is a recording, read-only: nothing is sent (use `inspector connect` for a live session)"
 """What the screen says when a key that would send is pressed during a replay."""
@@ -91,10 +85,10 @@ def recorded_catalog(timeline: Timeline) -> dict[CatalogKind, list[dict[str, Any
     """The catalog the recorded session listed: for each kind, the items of its last listing (every page)."""
     found: dict[CatalogKind, list[dict[str, Any]]] = {}
     for call in timeline.calls:
-        kind_field = LISTS.get(call.method)
-        if kind_field is None or not call.rounds:
+        listing = LIST_METHODS.get(call.method)
+        if listing is None or not call.rounds:
             continue
-        kind, field_name = kind_field
+        kind, field_name = listing.kind, listing.items_field
         items: list[dict[str, Any]] = []
         for round_ in call.rounds:
             message = round_.response.message if round_.response is not None else None

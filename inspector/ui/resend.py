@@ -20,11 +20,10 @@ from inspector.replay.answers import recorded_answers
 from inspector.replay.diff import Difference, diff
 
 if TYPE_CHECKING:
+    from inspector.protocol.methods import CatalogKind
     from inspector.session.timeline import Call
-    from inspector.ui.widgets.catalog import CatalogKind
     from inspector.ui.widgets.document import Document, LineKind
 
-RESENDABLE: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
 EDITED: Final = "edited"
 """The source of an answer the user edited before resending (shown on the timeline)."""
 FREE_FORM: Final[dict[str, Any]] = {"type": "object", "additionalProperties": {}}

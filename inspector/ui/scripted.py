@@ -22,8 +22,8 @@ from inspector.session.outcome import Outcome
 from inspector.ui.scripted_flows import CACHE, HOSTILE_TOOL, TOOLS, VERSION, state_of, text_result
 
 if TYPE_CHECKING:
+    from inspector.protocol.methods import CatalogKind
     from inspector.session.timeline import CallStatus, EraDecision, Timeline
-    from inspector.ui.session_port import ListKind
 
 
 class ScriptedSession:
@@ -108,7 +108,7 @@ class ScriptedSession:
         assert era is not None
         return era
 
-    async def list_all(self, kind: ListKind) -> Outcome:
+    async def list_all(self, kind: CatalogKind) -> Outcome:
         """A one-page list."""
         method, field, items = {
             "tools": (

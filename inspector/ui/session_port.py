@@ -6,16 +6,15 @@ The real ``InspectorSession`` satisfies it; so does ``ScriptedSession`` (tests, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.protocol.jsonrpc import JsonObject
+    from inspector.protocol.methods import CatalogKind
     from inspector.session.outcome import Outcome
     from inspector.session.timeline import EraDecision, Timeline
     from inspector.ui.target import Target
-
-ListKind = Literal["tools", "prompts", "resources", "templates"]
 
 
 class SessionPort(Protocol):
@@ -28,7 +27,7 @@ class SessionPort(Protocol):
 
     async def connect(self) -> EraDecision: ...
 
-    async def list_all(self, kind: ListKind) -> Outcome: ...
+    async def list_all(self, kind: CatalogKind) -> Outcome: ...
 
     async def call_tool(self, name: str, arguments: JsonObject | None = None) -> Outcome: ...
 

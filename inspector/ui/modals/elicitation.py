@@ -15,8 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
-from inspector.answers.base import ELICITATION, InputResponse
+from inspector.answers.base import InputResponse
 from inspector.answers.validation import FORM_LEVEL, field_errors
+from inspector.protocol.methods import ELICITATION
 from inspector.protocol.schema_form import MISSING, Path, elicitation_spec, unsupported_reason
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.safe_text import safe

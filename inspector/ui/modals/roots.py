@@ -14,8 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from inspector.answers.base import ROOTS
 from inspector.answers.roots import parse_root
+from inspector.protocol.methods import ROOTS
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.safe_text import safe
 

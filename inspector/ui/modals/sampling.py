@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
-from inspector.answers.base import SAMPLING
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.methods import SAMPLING
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.modals.sampling_view import request_text
 

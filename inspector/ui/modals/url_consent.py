@@ -18,7 +18,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Button, Static
 
-from inspector.answers.base import ELICITATION, InputResponse
+from inspector.answers.base import InputResponse
+from inspector.protocol.methods import ELICITATION
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser
 from inspector.ui.safe_text import safe

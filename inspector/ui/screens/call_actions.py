@@ -8,15 +8,16 @@ A resent call's detail compares its result with the call it resent (``replay.dif
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.binding import Binding, BindingType
 
+from inspector.protocol.methods import INPUT_REQUIRED_METHODS
 from inspector.ui.modals.answers_editor import AnswersEditor
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import READ_ONLY
-from inspector.ui.resend import RESENDABLE, EditedAnswers, ResendPlan, add_comparison, answers_of, resend_plan
+from inspector.ui.resend import EditedAnswers, ResendPlan, add_comparison, answers_of, resend_plan
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
 from inspector.ui.screens.replay_keys import ReplayKeys
 from inspector.ui.widgets.catalog import Catalog
@@ -27,13 +28,9 @@ from inspector.ui.widgets.timeline_view import TimelineView
 
 if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
+    from inspector.protocol.methods import CatalogKind
     from inspector.session.timeline import Call
     from inspector.ui.session_port import SessionPort
-    from inspector.ui.widgets.catalog import CatalogKind
-
-
-IN_FLIGHT: Final = frozenset({"pending", "input-required"})
-"""The statuses of a call that has not ended (so can be cancelled)."""
 
 
 class CallActions(ReplayKeys):
@@ -129,9 +126,9 @@ class CallActions(ReplayKeys):
         if action == "export":
             return call is not None
         if action == "resend":
-            return call is not None and (not live or call.method in RESENDABLE)
+            return call is not None and (not live or call.method in INPUT_REQUIRED_METHODS)
         if action == "cancel_call":
-            return live and call is not None and call.status in IN_FLIGHT and self.session is not None
+            return live and call is not None and call.in_flight and self.session is not None
         if action in ("next_step", "all_steps"):
             return self.steps_available()
         return None
@@ -198,7 +195,7 @@ class CallActions(ReplayKeys):
         """Cancel the highlighted call: the session fails its request in flight (and tells the server); when
         nothing was on the wire (e.g. between rounds) the worker driving it is cancelled instead."""
         call = self.selected_call()
-        if call is None or call.status not in IN_FLIGHT or self.session is None:
+        if call is None or not call.in_flight or self.session is None:
             return
         on_the_wire = await self.session.cancel(call.index)
         if not on_the_wire:

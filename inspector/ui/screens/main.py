@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input
 
+from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
 from inspector.ui import known_targets
 from inspector.ui.answers import calling
 from inspector.ui.bridge import (
@@ -34,7 +35,7 @@ from inspector.ui.recorded import READ_ONLY
 from inspector.ui.resend import SwitchableAnswers
 from inspector.ui.screens.call_actions import CallActions
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
-from inspector.ui.widgets.catalog import KINDS, Catalog, CatalogKind, CatalogList
+from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
@@ -53,13 +54,6 @@ if TYPE_CHECKING:
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
     from inspector.ui.target import Target
-
-CAPABILITY: dict[CatalogKind, str] = {
-    "tools": "tools",
-    "prompts": "prompts",
-    "resources": "resources",
-    "templates": "resources",
-}
 
 
 class MainScreen(CallActions):
@@ -205,8 +199,8 @@ class MainScreen(CallActions):
 
     async def _list_catalog(self, session: SessionPort) -> None:
         caps = session.timeline.server_capabilities
-        for kind in KINDS:
-            if caps is not None and CAPABILITY[kind] not in caps:
+        for kind in CATALOG_KINDS:
+            if caps is not None and CATALOG[kind].capability not in caps:
                 continue
             outcome = await session.list_all(kind)
             if outcome.ok and outcome.result is not None:

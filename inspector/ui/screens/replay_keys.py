@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from inspector.protocol.methods import LIST_METHODS
 from inspector.session.timeline import ConsoleLine
 from inspector.ui.bridge import TimelineBridge
-from inspector.ui.recorded import LISTS, recorded_catalog
+from inspector.ui.recorded import recorded_catalog
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.console import Console
 
@@ -102,7 +103,7 @@ class ReplayKeys(Screen[None]):
                 self._stepped = shown.call
                 view.select_call(shown.call, shown.round)
                 found = self._timeline().call(shown.call)
-                if found is not None and found.method in LISTS:
+                if found is not None and found.method in LIST_METHODS:
                     self.fill_catalog()
         self._header()
         self.refresh_bindings()

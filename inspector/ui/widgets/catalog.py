@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rich.text import Text
 from textual import on
@@ -12,19 +12,12 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
-CatalogKind = Literal["tools", "prompts", "resources", "templates"]
-KINDS: Final[tuple[CatalogKind, ...]] = ("tools", "prompts", "resources", "templates")
-TITLES: Final[dict[CatalogKind, str]] = {
-    "tools": "Tools",
-    "prompts": "Prompts",
-    "resources": "Resources",
-    "templates": "Templates",
-}
 ANNOTATIONS: Final = (
     ("readOnlyHint", "ro"),
     ("destructiveHint", "destr"),
@@ -105,7 +98,7 @@ class Catalog(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.items: dict[CatalogKind, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+        self.items: dict[CatalogKind, list[dict[str, Any]]] = {kind: [] for kind in CATALOG_KINDS}
         """Items by kind, as listed."""
         self.query_text = ""
         self._by_option: dict[str, tuple[CatalogKind, dict[str, Any]]] = {}
@@ -138,9 +131,11 @@ class Catalog(Vertical):
         highlighted = listing.highlighted_option.id if listing.highlighted_option is not None else None
         options: list[Option] = []
         self._by_option = {}
-        for kind in KINDS:
+        for kind in CATALOG_KINDS:
             shown = [item for item in self.items[kind] if matches(item, kind, self.query_text)]
-            options.append(Option(Text(f"{TITLES[kind]} {len(shown)}", style="bold"), id=f"head:{kind}", disabled=True))
+            options.append(
+                Option(Text(f"{CATALOG[kind].label} {len(shown)}", style="bold"), id=f"head:{kind}", disabled=True)
+            )
             for position, item in enumerate(shown):
                 option_id = f"{kind}:{position}"
                 self._by_option[option_id] = (kind, item)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 
+from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
     from inspector.session.timeline import Call, Round, Timeline
 
-ERROR_STATUSES: Final = frozenset({"error", "tool-error", "failed", "no-answer", "round-cap", "cancelled"})
 LOCK: Final = "🔒"
 """The mark of a round that carried a requestState (and of the read-only panel)."""
 STYLE_NAMES: Final = ("request", "response", "error", "input-required", "pending", "finding", "dim", "state")
@@ -59,7 +59,7 @@ class CallFilter:
             if key == "status" and not call.status.startswith(value):
                 return False
             if key in ("has", "is", "") and value in ("error", "errors"):
-                if call.status not in ERROR_STATUSES:
+                if not call.failed:
                     return False
             elif key in ("has", "is", "") and value in ("finding", "findings"):
                 if not call.all_findings():
@@ -170,7 +170,7 @@ def status_style(status: str) -> str:
     """The style name for a call status."""
     if status == "complete":
         return "response"
-    if status in ERROR_STATUSES:
+    if status in FAILED_STATUSES:
         return "error"
     return "input-required" if status == "input-required" else "pending"
 

@@ -1,0 +1,80 @@
+"""Which method does what: one table per protocol fact, asked by every layer and every face.
+
+A fact written out in two places drifts; so each lives here once: which methods list the catalog (and where the
+items are, which capability offers them, which method uses an item), which methods are input requests, which may
+answer ``input_required``, which result types exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+CatalogKind = Literal["tools", "prompts", "resources", "templates"]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogListing:
+    """One kind of catalog entry: how it is listed, where the items are, who offers it, how an item is used."""
+
+    kind: CatalogKind
+    list_method: str
+    """The paginated list request (``tools/list``)."""
+    items_field: str
+    """The result field that holds the items (``tools``; ``resourceTemplates`` for templates)."""
+    capability: str
+    """The server capability that offers the list (templates come with ``resources``)."""
+    use_method: str
+    """The request that uses one item (a template is read by its expanded URI)."""
+    label: str
+    """What a person calls the kind (catalog headings, messages)."""
+    key_field: str
+    """The item field that names it (``name``; ``uri``/``uriTemplate`` for resources and templates)."""
+
+
+CATALOG: Final[dict[CatalogKind, CatalogListing]] = {
+    "tools": CatalogListing("tools", "tools/list", "tools", "tools", "tools/call", "Tools", "name"),
+    "prompts": CatalogListing("prompts", "prompts/list", "prompts", "prompts", "prompts/get", "Prompts", "name"),
+    "resources": CatalogListing(
+        "resources", "resources/list", "resources", "resources", "resources/read", "Resources", "uri"
+    ),
+    "templates": CatalogListing(
+        "templates",
+        "resources/templates/list",
+        "resourceTemplates",
+        "resources",
+        "resources/read",
+        "Templates",
+        "uriTemplate",
+    ),
+}
+"""Every catalog kind, in the order the catalog shows them."""
+
+CATALOG_KINDS: Final[tuple[CatalogKind, ...]] = tuple(CATALOG)
+
+LIST_METHODS: Final[dict[str, CatalogListing]] = {entry.list_method: entry for entry in CATALOG.values()}
+"""List method -> its catalog kind (a recorded ``tools/list`` fills the Tools list)."""
+
+InputMethod = Literal["elicitation/create", "sampling/createMessage", "roots/list"]
+ELICITATION: Final = "elicitation/create"
+SAMPLING: Final = "sampling/createMessage"
+ROOTS: Final = "roots/list"
+INPUT_METHODS: Final[tuple[InputMethod, ...]] = (ELICITATION, SAMPLING, ROOTS)
+"""The input requests a server may put to the client: inside an InputRequiredResult (2026-07-28), or as
+server->client requests (legacy)."""
+INPUT_REQUEST_METHODS: Final[frozenset[str]] = frozenset(INPUT_METHODS)
+
+INPUT_REQUIRED_METHODS: Final[frozenset[str]] = frozenset({"tools/call", "prompts/get", "resources/read"})
+"""Methods that may answer ``input_required`` (SEP-2322): anything else doing so is a protocol violation. They are
+also the calls that can run long (they carry a progress token) and the calls a user can send again."""
+
+RESULT_TYPES: Final[frozenset[str]] = frozenset({"complete", "input_required", "task"})
+"""Every ``resultType`` of 2026-07-28 (with the Tasks extension); a client MUST treat any other as invalid."""
+
+HANDSHAKE_METHODS: Final[frozenset[str]] = frozenset({"server/discover", "initialize"})
+"""The requests that establish a session rather than ask for anything (never re-run, never resent)."""
+
+
+def allows_input_required(method: str) -> bool:
+    """True for the three methods that may answer input_required."""
+    return method in INPUT_REQUIRED_METHODS

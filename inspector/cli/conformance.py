@@ -15,11 +15,12 @@ from typing import Any
 from rich.console import Console
 
 from inspector.answers.build import build_answer_source
-from inspector.cli.compose import TargetOptions, build_session
+from inspector.cli.run import connect_or_report
+from inspector.cli.wiring import build_session
 from inspector.headless.render import print_timeline
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
-from inspector.session.client import ConnectError, InspectorSession
-from inspector.transport.base import TransportStartError
+from inspector.session.session import InspectorSession
+from inspector.targets.target import Target
 
 
 def tool_arguments(tool: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
@@ -61,18 +62,15 @@ async def run_conformance(url: str) -> int:
         context = {}
     console = Console(stderr=True, highlight=False)
     answers = build_answer_source(None, "defaults", True, [])
+    target = Target.from_spec(url)
     if version in MODERN_VERSIONS:
-        session = build_session(TargetOptions(spec=url), answers, era="modern")
-        session.version = version
+        session = build_session(target, answers, era="modern", modern_version=version)
     else:
-        session = build_session(TargetOptions(spec=url), answers, era="legacy")
-        session.legacy_offer = version if version in LEGACY_VERSIONS else LEGACY_VERSIONS[-1]
+        offer = version if version in LEGACY_VERSIONS else LEGACY_VERSIONS[-1]
+        session = build_session(target, answers, era="legacy", legacy_offer=offer)
     ok = True
     try:
-        try:
-            await session.connect()
-        except (ConnectError, TransportStartError) as failure:
-            console.print(f"connect failed: {failure.message} ({failure.hint})")
+        if not await connect_or_report(session):
             return 3
         ok = await _exercise(session, context)
     finally:

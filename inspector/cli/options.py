@@ -1,16 +1,43 @@
-"""Options shared by the headless commands, declared once."""
+"""The options every command that connects shares, declared once, and handed to the command as one object.
+
+Typer reads a command's options from its signature, and has no option groups; so ``@connects(...)`` adds the
+shared parameters of the groups a command takes to its signature, and calls the command with one
+``ConnectOptions`` made from them. The command keeps only what is its own (a tool name, ``--args``).
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
-from inspector.cli.compose import TargetOptions, UsageError, demo_target
+from inspector.protocol.json_input import parse_object
+from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
+
+ON_MISSING = ("fail", "decline", "cancel", "defaults")
+
+
+class Group(Enum):
+    """Which shared options a command takes."""
+
+    SERVER = "--server SPEC or --demo"
+    TARGET = "headers, bearer, env and secrets of the target"
+    ERA = "--era"
+    ANSWERS = "--answers FILE and --on-missing POLICY"
+    HELPERS = "--stub-model and --root: what answers sampling and roots/list"
+    RECORD = "--record / --no-record"
+    JSON = "--json"
+    LIMITS = "--max-rounds, --timeout"
+
 
 ServerOpt = Annotated[
     str | None, typer.Option("--server", "-s", help="An http(s) URL, or a command line run over stdio.")
@@ -50,48 +77,129 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document i
 MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each response.")]
 
-ERAS = ("auto", "modern", "legacy")
-ON_MISSING = ("fail", "decline", "cancel", "defaults")
+_SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
+    Group.SERVER: [("server", ServerOpt, None), ("demo", DemoOpt, False)],
+    Group.TARGET: [
+        ("header", HeaderOpt, None),
+        ("bearer", BearerOpt, None),
+        ("env", EnvOpt, None),
+        ("secret", SecretOpt, None),
+    ],
+    Group.ERA: [("era", EraOpt, "auto")],
+    Group.ANSWERS: [("answers", AnswersOpt, None), ("on_missing", OnMissingOpt, "fail")],
+    Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
+    Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
+    Group.JSON: [("as_json", JsonOpt, False)],
+    Group.LIMITS: [("max_rounds", MaxRoundsOpt, 10), ("timeout", TimeoutOpt, 60.0)],
+}
+"""Group -> (parameter name, typer annotation, default) of each shared option, in the order --help lists them."""
 
 
-def target_from(
-    server: str | None,
-    demo: bool,
-    headers: list[str] | None,
-    bearer: str | None,
-    env: list[str] | None,
-    secret: list[str] | None,
-) -> TargetOptions:
-    """The target from --server/--demo and friends; exactly one of --server and --demo."""
-    if demo == (server is not None):
-        raise typer.BadParameter("give exactly one of --server SPEC and --demo")
-    target = demo_target() if demo else TargetOptions(spec=server or "")
-    target.headers = list(headers or [])
-    target.bearer = bearer
-    target.env = list(env or [])
-    target.secret = list(secret or [])
-    try:
-        target.parsed_headers()
-        target.parsed_env()
-    except UsageError as bad:
-        raise typer.BadParameter(str(bad)) from None
-    return target
+@dataclass(slots=True)
+class ConnectOptions:
+    """The shared options as one object: what the command was told about the server and how to run against it."""
+
+    server: str | None = None
+    demo: bool = False
+    header: list[str] = field(default_factory=list)
+    bearer: str | None = None
+    env: list[str] = field(default_factory=list)
+    secret: list[str] = field(default_factory=list)
+    era: str = "auto"
+    answers: Path | None = None
+    on_missing: str = "fail"
+    stub_model: bool = False
+    root: list[str] = field(default_factory=list)
+    record: Path | None = None
+    no_record: bool = False
+    as_json: bool = False
+    max_rounds: int = 10
+    timeout: float = 60.0
+
+    def target(self, spec: str | None = None) -> Target:
+        """The target: ``spec`` (a command's own argument), else exactly one of --server and --demo."""
+        if spec is None:
+            if self.demo == (self.server is not None):
+                raise typer.BadParameter("give exactly one of --server SPEC and --demo")
+            if self.demo:
+                from inspector.cli.wiring import demo_target
+
+                return demo_target()
+            spec = self.server or ""
+        try:
+            return Target.from_spec(
+                spec,
+                headers=parse_headers(self.header, self.bearer),
+                env=parse_env(self.env),
+                secret_names=set(self.secret),
+                era=self.era_mode(),
+            )
+        except TargetError as bad:
+            raise typer.BadParameter(str(bad)) from None
+
+    def era_mode(self) -> Era:
+        """Validated --era."""
+        if self.era not in ERAS:
+            raise typer.BadParameter(f"--era must be one of {', '.join(ERAS)}")
+        return self.era
+
+    def answer_source(self) -> AnswerSource:
+        """The headless answer chain; a bad answers file is a usage error with the file's own message."""
+        if self.on_missing not in ON_MISSING:
+            raise typer.BadParameter(f"--on-missing must be one of {', '.join(ON_MISSING)}")
+        try:
+            return build_answer_source(self.answers, self.on_missing, self.stub_model, self.root)  # type: ignore[arg-type]
+        except (AnswersFileError, OSError, ValueError) as bad:
+            raise typer.BadParameter(str(bad)) from None
+
+    def recording(self) -> Path | None:
+        """Where to record: --record, else a new default recording, unless --no-record."""
+        if self.no_record:
+            return None
+        if self.record is not None:
+            return self.record
+        from inspector.cli.wiring import default_recording_path
+
+        return default_recording_path()
 
 
-def era_from(era: str) -> Literal["auto", "modern", "legacy"]:
-    """Validated --era."""
-    if era not in ERAS:
-        raise typer.BadParameter(f"--era must be one of {', '.join(ERAS)}")
-    return era  # type: ignore[return-value]
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
-def answers_from(answers: Path | None, on_missing: str, stub: bool, roots: list[str] | None) -> AnswerSource:
-    """The headless answer chain; a bad answers file is a usage error with the file's own message."""
-    if on_missing not in ON_MISSING:
-        raise typer.BadParameter(f"--on-missing must be one of {', '.join(ON_MISSING)}")
-    try:
-        return build_answer_source(answers, on_missing, stub, list(roots or []))  # type: ignore[arg-type]
-    except AnswersFileError as bad:
-        raise typer.BadParameter(str(bad)) from None
-    except (OSError, ValueError) as bad:
-        raise typer.BadParameter(str(bad)) from None
+def connects(*groups: Group) -> Callable[[Command], Command]:
+    """Give a command the shared options of ``groups``; it is called with them as ``opts: ConnectOptions``."""
+    shared = [entry for group in groups for entry in _SHARED[group]]
+
+    def decorate(command: Command) -> Command:
+        own = inspect.signature(command, eval_str=True)
+        params = [p for p in own.parameters.values() if p.name != "opts"]
+        added = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a) for name, a, d in shared
+        ]
+        names = [name for name, _, _ in shared]
+
+        @functools.wraps(command)
+        def with_options(*args: Any, **kwargs: Any) -> Any:
+            given = {name: kwargs.pop(name) for name in names}
+            for name in ("header", "env", "secret", "root"):
+                if name in given and given[name] is None:
+                    given[name] = []
+            return command(*args, opts=ConnectOptions(**given), **kwargs)
+
+        signature = own.replace(parameters=[*params, *added], return_annotation=own.return_annotation)
+        with_options.__signature__ = signature  # type: ignore[attr-defined]
+        with_options.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+        return with_options  # type: ignore[return-value]
+
+    return decorate
+
+
+def json_object(text: str | None, option: str) -> dict[str, Any]:
+    """A JSON object given on the command line (``--args``), or a usage error that says what is wrong."""
+    value, problem = parse_object(text, option)
+    if value is None:
+        raise typer.BadParameter(problem)
+    return value
+
+
+__all__ = ["ConnectOptions", "Group", "connects", "json_object"]

@@ -21,24 +21,23 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from inspector.cli import app
-from inspector.cli import options as o
-from inspector.cli.compose import UsageError, build_session, default_recording_path
-from inspector.cli.run import EXIT_CONNECT, error_console, run, say_error
+from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects
+from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
+from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
 from inspector.protocol.display import one_line, printable
-from inspector.replay.answers import ReplayAnswers
 from inspector.replay.diff import PatternError, parse_pattern
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
+from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.replay.report import print_report, report_json
 from inspector.replay.rerun import rerun
 from inspector.replay.steps import print_steps
 from inspector.replay.store import limits, list_sessions, recordings_dir
-from inspector.session.client import ConnectError, EraMode
+from inspector.session.session import EraMode
 from inspector.session.timeline import Timeline
-from inspector.transport.base import TransportStartError
+from inspector.targets.target import ERAS
 
 FileArg = Annotated[Path, typer.Argument(help="A recording (.jsonl), e.g. one listed by `inspector sessions`.")]
 
@@ -61,10 +60,12 @@ def _say_problems(problems: list[Problem]) -> None:
 def _era_mode(era: str, recorded: Timeline) -> EraMode:
     if era == "recorded":
         return recorded.era.era if recorded.era is not None else "auto"
-    return o.era_from(era)
+    if era not in ERAS:
+        raise typer.BadParameter(f"--era must be recorded, {', '.join(ERAS)}")
+    return era
 
 
-@app.command()
+@connects(Group.TARGET, Group.RECORD, Group.LIMITS)
 def replay(
     file: FileArg,
     step: Annotated[
@@ -99,14 +100,8 @@ def replay(
         bool, typer.Option("--lists", help="Also re-run and compare tools/prompts/resources lists.")
     ] = False,
     era: Annotated[str, typer.Option("--era", help="recorded (default), auto, modern or legacy.")] = "recorded",
-    header: o.HeaderOpt = None,
-    bearer: o.BearerOpt = None,
-    env: o.EnvOpt = None,
-    secret: o.SecretOpt = None,
-    record: o.RecordOpt = None,
-    no_record: o.NoRecordOpt = False,
-    max_rounds: o.MaxRoundsOpt = 10,
-    timeout: o.TimeoutOpt = 60.0,
+    *,
+    opts: ConnectOptions,
 ) -> None:
     """Show a recorded session offline, read-only (no server is started): in the TUI when the terminal is
     interactive, else printed (--tui / --print choose); walk it with --step; or re-run it --against a server and
@@ -123,28 +118,21 @@ def replay(
             patterns = [parse_pattern(p) for p in ignore or []]
         except PatternError as bad:
             raise typer.BadParameter(str(bad)) from None
-        target = o.target_from(against, False, header, bearer, env, secret)
-        recording = None if no_record else (record or default_recording_path())
+        target = opts.target(against)
+        recording = opts.recording()
         answers = ReplayAnswers()
 
         async def main() -> int:
+            session = build_session(
+                target,
+                answers,
+                era=_era_mode(era, timeline),
+                record=recording,
+                max_rounds=opts.max_rounds,
+                timeout=opts.timeout,
+            )
             try:
-                session = build_session(
-                    target,
-                    answers,
-                    era=_era_mode(era, timeline),
-                    record=recording,
-                    max_rounds=max_rounds,
-                    timeout=timeout,
-                )
-            except UsageError as bad:
-                say_error(str(bad), "see inspector replay --help")
-                return 2
-            try:
-                try:
-                    await session.connect()
-                except (ConnectError, TransportStartError) as failure:
-                    say_error(failure.message, failure.hint)
+                if not await connect_or_report(session):
                     return EXIT_CONNECT
                 report = await rerun(
                     timeline,
@@ -157,8 +145,6 @@ def replay(
                 )
             finally:
                 await session.close()
-                if session.log.recorder is not None:
-                    session.log.recorder.close()
             report.ignore = list(ignore or [])
             unreadable = [p for p in loaded.problems if p.severity == "error"]
             if unreadable:
@@ -167,11 +153,10 @@ def replay(
                 sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
             else:
                 print_report(Console(highlight=False), report)
-            if recording is not None:
-                error_console().print(Text(f"re-run recorded to {recording}", style="dim"))
+            say_recorded(recording, "re-run recorded")
             return report.exit_code
 
-        raise typer.Exit(run(main()))
+        raise typer.Exit(run_loop(main()))
     if as_json:
         doc = {
             "recording": str(file),
@@ -194,7 +179,6 @@ def replay(
     raise typer.Exit(0)
 
 
-@app.command("export")
 def export(
     file: FileArg,
     call: Annotated[int, typer.Option("--call", min=1, help="The call number (#N on the timeline).")],
@@ -234,8 +218,7 @@ def _size(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
 
 
-@app.command()
-def sessions(as_json: o.JsonOpt = False) -> None:
+def sessions(as_json: JsonOpt = False) -> None:
     """List the recorded sessions kept in the data folder, newest first (date, target, era, calls, size)."""
     folder = recordings_dir()
     warnings: list[str] = []
@@ -267,3 +250,10 @@ def sessions(as_json: o.JsonOpt = False) -> None:
         console.print(
             Text("    " + one_line(summary.target or "?", 200), style="dim"), no_wrap=True, overflow="ellipsis"
         )
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command()(replay)
+    app.command("export")(export)
+    app.command()(sessions)

@@ -5,46 +5,44 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.compose import TargetOptions, build_session, default_recording_path
-from inspector.session.client import EraMode, InspectorSession
+from inspector.cli.wiring import build_session
+from inspector.session.session import InspectorSession
+from inspector.targets.target import Target
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
-    from inspector.ui.target import Target
+    from inspector.ui.target import Target as UiTarget
 
 
-def ui_target(options: TargetOptions, era: EraMode, *, name: str = "") -> Target:
-    """The UI's plain-data target for the options given on the command line."""
-    from inspector.ui.target import Target
+def ui_target(target: Target, *, name: str = "") -> UiTarget:
+    """The UI's plain-data target for the target given on the command line."""
+    from inspector.ui.target import Target as UiTarget
 
-    return Target.from_spec(options.spec, headers=options.parsed_headers(), era=era, name=name)
+    return UiTarget.from_spec(target.spec, headers=target.headers, era=target.era, name=name or target.name)
 
 
 def make_session_factory(
-    recording: Path | None, given: TargetOptions | None = None
-) -> Callable[[Target, AnswerSource], InspectorSession]:
+    recording: Path | None, given: Target | None = None
+) -> Callable[[UiTarget, AnswerSource], InspectorSession]:
     """The factory the UI calls to turn a chosen target into a session (transport + recorder + session)."""
 
-    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
-        options = TargetOptions(spec=chosen.spec, headers=[f"{k}: {v}" for k, v in chosen.headers.items()])
+    def session_factory(chosen: UiTarget, answers: AnswerSource) -> InspectorSession:
         if given is not None and given.spec == chosen.spec:
-            options = given  # keep --bearer / --secret so they are redacted from the recording
-        options.env = options.env or [f"{k}={v}" for k, v in chosen.env.items()]
-        return build_session(options, answers, era=chosen.era, record=recording)
+            target = given  # keep --bearer / --secret so they are redacted from the recording
+        else:
+            target = Target.from_spec(chosen.spec, headers=chosen.headers, env=chosen.env, era=chosen.era)
+        return build_session(target, answers, era=chosen.era, record=recording)
 
     return session_factory
 
 
 def open_tui(
-    target: TargetOptions | None,
+    target: Target | None,
     *,
-    era: EraMode,
     record: Path | None,
-    no_record: bool = False,
-    demo: bool = False,
     theme: str | None = None,
     roots: list[str] | None = None,
     stub_sampling: bool = False,
@@ -52,14 +50,13 @@ def open_tui(
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
     from inspector.ui.app import run_app
 
-    recording = None if no_record else (record or default_recording_path())
-    session_factory = make_session_factory(recording, target)
-    shown = ui_target(target, era, name="demo server" if demo else "") if target is not None else None
+    session_factory = make_session_factory(record, target)
+    shown = ui_target(target) if target is not None else None
     return run_app(
         session_factory,
         shown,
         theme=theme,
-        record_path_text=str(recording) if recording is not None else None,
+        record_path_text=str(record) if record is not None else None,
         roots=roots,
         stub_sampling=stub_sampling,
     )

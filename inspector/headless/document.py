@@ -63,6 +63,7 @@ def call_json(call: Call) -> JsonObject:
 def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> JsonObject:
     """The whole ``--json`` answer for one call."""
     era = timeline.era
+    call = timeline.call(outcome.call_index)
     doc: JsonObject = {
         "status": outcome.status,
         "exitCode": outcome.exit_code,
@@ -73,7 +74,7 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "protocolVersion": era.version if era else None,
         "eraWhy": era.why if era else None,
         "server": timeline.server_info,
-        "rounds": [round_json(r) for r in outcome.call.rounds],
+        "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
         "findings": [finding_json(f) for f in timeline.findings],
     }
     doc.update(extra)

@@ -6,7 +6,8 @@ import json
 from typing import Any, Final
 
 from inspector import __version__
-from inspector.protocol.jsonrpc import JsonObject, dumps
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.wire_text import Encoded, dumps
 
 META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT_INFO: Final = "io.modelcontextprotocol/clientInfo"
@@ -70,41 +71,25 @@ def with_meta(params: JsonObject | None, meta: JsonObject) -> JsonObject:
     return merged
 
 
-class RequestMeta:
-    """One request's ``_meta``, with its exact JSON text (``jsonrpc.dumps(value)``)."""
-
-    __slots__ = ("text", "value")
-
-    def __init__(self, value: JsonObject, text: str) -> None:
-        self.value = value
-        self.text = text
-
-
 class Envelope:
     """The ``_meta`` of every modern request at one version and capability set, encoded once.
 
-    The envelope is most of a small request's bytes (300 of ~420 for a ``tools/call``), and it is the same on every
-    request, so its text is kept and spliced into each request (``jsonrpc.request_text``) instead of being encoded
-    again. Its objects are private copies, so the text can never drift from the value: messages share them, and
-    nothing may change a message once it is built.
+    The envelope is most of a small request's bytes, and it is the same on every request, so its text is kept and
+    spliced into each request (``wire_text.request``) instead of being encoded again. Its objects are private
+    copies, so the text can never drift from the value: messages share them, and nothing may change a message
+    once it is built.
     """
 
-    __slots__ = ("_open", "base", "version")
+    __slots__ = ("base", "version")
 
     def __init__(self, version: str, capabilities: JsonObject | None = None) -> None:
         self.version = version
-        base_text = dumps(build_meta(version, capabilities))
-        self.base: JsonObject = json.loads(base_text)
-        self._open = base_text[:-1]  # without the closing brace, so per-request keys can follow
+        text = dumps(build_meta(version, capabilities))
+        self.base = Encoded(json.loads(text), text)
 
-    def meta(self, extra: JsonObject | None = None) -> RequestMeta:
+    def meta(self, extra: JsonObject | None = None) -> Encoded:
         """The ``_meta`` of one request: the envelope plus ``extra`` (a ``progressToken``) after it."""
-        if not extra:
-            return RequestMeta(self.base, self._open + "}")
-        value = {**self.base, **extra}
-        if len(value) != len(self.base) + len(extra):  # a key replaced in place: encode it all (never happens today)
-            return RequestMeta(value, dumps(value))
-        return RequestMeta(value, self._open + "," + dumps(extra)[1:])
+        return self.base.extended(extra)
 
 
 def mutual_version(supported: Any) -> str | None:

@@ -7,8 +7,6 @@ message, comes back as a ``WireParse`` whose ``kind`` is ``"invalid"`` and whose
 from __future__ import annotations
 
 import json
-import json.encoder
-from collections.abc import Callable
 from dataclasses import field
 from typing import Any, Literal, TypeAlias
 
@@ -45,34 +43,6 @@ class WireParse:
             method = message.get("method")
             if method.__class__ is str:
                 object.__setattr__(self, "method", method)
-
-
-def _compact_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, straight through the C encoder.
-
-    ``JSONEncoder.encode`` builds a new C encoder on every call, which costs about as much as encoding a small
-    message (1.7 us against 0.7 us for a tool's params). The encoder is built once here instead, without the
-    circular-reference check (``check_circular=False``): what we encode came from JSON or was built by us.
-    """
-    python_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
-    make_c_encoder = getattr(json.encoder, "c_make_encoder", None)
-    if make_c_encoder is None:  # a Python built without the _json accelerator
-        return python_encode
-    c_encode = make_c_encoder(
-        None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    join = "".join
-
-    def encode(value: Any) -> str:
-        return join(c_encode(value, 0))
-
-    return encode
-
-
-dumps: Callable[[Any], str] = _compact_encoder()
-"""Compact, non-ASCII-preserving JSON: one line, as stdio framing requires (json escapes newlines)."""
-encode_string: Callable[[str], str] = json.encoder.encode_basestring
-"""A string as a JSON string literal (what ``dumps`` gives for a ``str``), without the encoder's call overhead."""
 
 
 _raw_decode = json.JSONDecoder().raw_decode
@@ -143,23 +113,6 @@ def _classify_object(raw: str, message: JsonObject) -> WireParse:
 
 def _valid_id(value: object) -> bool:
     return isinstance(value, int | str) and not isinstance(value, bool)
-
-
-def request(id_: RequestId, method: str, params: JsonObject | None) -> JsonObject:
-    """A JSON-RPC request object."""
-    message: JsonObject = {"jsonrpc": "2.0", "id": id_, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-def request_text(id_: RequestId, method: str, params: JsonObject, meta_text: str) -> str:
-    """Exactly ``dumps(request(id_, method, {**params, "_meta": meta}))`` given ``meta_text == dumps(meta)``, without
-    encoding the meta again (see ``envelope.Envelope``). ``params`` must not hold ``_meta`` itself."""
-    head = dumps(params)
-    params_text = (head[:-1] + ',"_meta":' if len(head) > 2 else '{"_meta":') + meta_text + "}"
-    ident = str(id_) if id_.__class__ is int else dumps(id_)
-    return '{"jsonrpc":"2.0","id":' + ident + ',"method":' + encode_string(method) + ',"params":' + params_text + "}"
 
 
 def notification(method: str, params: JsonObject | None) -> JsonObject:

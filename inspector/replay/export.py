@@ -10,7 +10,7 @@ import json
 import shlex
 from typing import Final, Literal
 
-from inspector.replay.answers import recorded_answers
+from inspector.replay.recorded_answers import recorded_answers
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round, Timeline, WireMessage
 

@@ -18,10 +18,10 @@ from typing import Any, Final
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS
-from inspector.replay.answers import ReplayAnswers
 from inspector.replay.diff import Difference, JsonPath, diff
-from inspector.session.client import InspectorSession
+from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.session.outcome import EXIT_CODES, Outcome
+from inspector.session.session import InspectorSession
 from inspector.session.timeline import Call, CallStatus, Timeline
 
 EXIT_MATCH: Final = 0
@@ -120,9 +120,8 @@ def _list_items(call: Call) -> JsonObject | None:
     return {field_name: items}
 
 
-def compare(recorded: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:
-    """Status and final result (or error) of a recorded call against its live outcome."""
-    live = outcome.call
+def compare(recorded: Call, live: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:
+    """Status and final result (or error) of a recorded call against its live call and outcome."""
     found = Comparison(recorded, live, outcome.status)
     if recorded.status != outcome.status:
         found.differences.append(Difference("(status)", "changed", recorded.status, outcome.status))
@@ -180,7 +179,9 @@ async def rerun(
             outcome = await session.list_all(listing.kind)
         else:
             outcome = await session.request(call.method, dict(call.params))
-        comparison = compare(call, outcome, ignore=patterns, compare_meta=compare_meta)
+        comparison = compare(
+            call, session.call(outcome.call_index), outcome, ignore=patterns, compare_meta=compare_meta
+        )
         comparison.notes.extend(answers.notes)
         unused = answers.unused()
         if unused:

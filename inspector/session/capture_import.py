@@ -11,7 +11,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from inspector.protocol.jsonrpc import JsonObject, classify, dumps
+from inspector.protocol.jsonrpc import JsonObject, classify
+from inspector.protocol.wire_text import dumps
 from inspector.session import records
 from inspector.session.records import Record
 from inspector.session.timeline import HttpInfo

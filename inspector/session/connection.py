@@ -14,17 +14,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.protocol.envelope import RequestMeta, with_meta
-from inspector.protocol.jsonrpc import (
-    JsonObject,
-    RequestId,
-    WireParse,
-    classify,
-    dumps,
-    notification,
-    request,
-    request_text,
-)
+from inspector.protocol import wire_text
+from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, notification
+from inspector.protocol.wire_text import Encoded, dumps
 from inspector.session import findings as lint
 from inspector.session import records
 from inspector.session.errors import RequestFailed, RpcError
@@ -101,11 +93,16 @@ async def _poll_until_done(future: asyncio.Future[Any], seconds: float) -> None:
 
 
 class Connection:
-    """Sends requests and correlates responses. One per transport."""
+    """Sends requests and correlates responses. One per transport.
 
-    def __init__(self, transport: Transport, log: SessionLog) -> None:
+    ``reply_poll_s``: how long ``request`` keeps the event loop turning after a request left, before letting it
+    sleep until the reply wakes it (0: never). The composition root chooses it per transport (see
+    ``_poll_until_done``)."""
+
+    def __init__(self, transport: Transport, log: SessionLog, *, reply_poll_s: float = 0.0) -> None:
         self.transport = transport
         self.log = log
+        self.reply_poll_s = reply_poll_s
         self.on_server_request: ServerRequestHandler | None = None
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
@@ -138,7 +135,7 @@ class Connection:
         protocol_version: str | None,
         headers: dict[str, str] | None = None,
         cancel_notice: bool = True,
-        meta: RequestMeta | None = None,
+        meta: Encoded | None = None,
     ) -> JsonObject:
         """Send a request for ``call`` and return its result; raise ``RpcError`` or ``RequestFailed``.
 
@@ -146,14 +143,7 @@ class Connection:
         if self.closed_reason is not None:
             raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
         request_id = self.next_id()
-        if meta is not None and params is not None and "_meta" not in params:
-            message = request(request_id, method, {**params, "_meta": meta.value})
-            raw = request_text(request_id, method, params, meta.text)
-        else:
-            if meta is not None:
-                params = with_meta(params, meta.value)
-            message = request(request_id, method, params)
-            raw = dumps(message)
+        message, raw = wire_text.request(request_id, method, params, meta)
         loop = asyncio.get_running_loop()
         pending = _Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
@@ -166,8 +156,8 @@ class Connection:
             if self._watchdog is None or deadline < self._watchdog_at:
                 self._arm_watchdog(loop, deadline)
         try:
-            if self.transport.reply_poll_s and not pending.future.done():
-                await _poll_until_done(pending.future, self.transport.reply_poll_s)
+            if self.reply_poll_s and not pending.future.done():
+                await _poll_until_done(pending.future, self.reply_poll_s)
             reply = await pending.future
         except _Expired:
             self._pending.pop(request_id, None)

@@ -9,7 +9,6 @@ from typing import Any, Union, cast, get_args
 from pydantic import TypeAdapter, ValidationError
 
 from inspector.protocol.methods import INPUT_REQUEST_METHODS
-from inspector.session.heap import freeze_loaded_models
 from inspector.session.timeline import Finding, Severity
 
 # code -> (severity, hint). The hint says why it matters; the message (built where raised) says what happened.
@@ -95,9 +94,7 @@ def _validator(method: str, version: str, input_required: bool) -> TypeAdapter[A
             surface = chosen[0]
         elif chosen:
             surface = Union[tuple(chosen)]  # noqa: UP007  (a union built at run time)
-    adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, surface))
-    freeze_loaded_models()
-    return adapter
+    return TypeAdapter(cast(Any, surface))
 
 
 def schema_problems(method: str, version: str, result: Mapping[str, Any]) -> list[str]:

@@ -1,169 +1,151 @@
-"""Connecting a session: the era probe, the legacy handshake, and sending one request at the session's version."""
+"""Connecting a session: start the transport, settle the era, and in the legacy era run ``initialize``.
+
+Plain async functions over the session's connection and call ledger, returning what was negotiated: the session
+holds the result, and the request sender re-runs ``initialize`` when a legacy HTTP session expires.
+"""
 
 from __future__ import annotations
 
-from inspector.protocol.envelope import (
-    LATEST_MODERN,
-    Envelope,
-    mutual_version,
-    with_meta,
-)
+from dataclasses import dataclass, field
+from typing import Literal
+
+from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LATEST_MODERN, Envelope, mutual_version
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import INPUT_REQUIRED_METHODS
-from inspector.session import heap, records
+from inspector.session import records
+from inspector.session.connection import Connection
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION, EraError, Verdict, detect_era
 from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.ledger import CallLedger
 from inspector.session.legacy import ServerRequestAnswerer, accepted_version, initialize_params
-from inspector.session.session_base import ConnectError, SessionBase
-from inspector.session.timeline import EraDecision
+
+EraMode = Literal["auto", "modern", "legacy"]
+PROBE_TIMEOUT_S = 10.0
+"""How long the era probe waits for ``server/discover`` before calling the server legacy."""
 
 
-class SessionHandshake(SessionBase):
-    """Connects (era detection, ``initialize`` in the legacy era) and sends requests (``_rpc``)."""
+class ConnectError(Exception):
+    """The session could not be established; ``hint`` says what to try."""
 
-    async def connect(self) -> EraDecision:
-        """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
-        await self.connection.start()
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeOptions:
+    """How to connect: which era (``auto`` probes), what we declare, how long the probe waits, what ``initialize``
+    offers."""
+
+    era: EraMode = "auto"
+    capabilities: JsonObject = field(default_factory=lambda: dict(DEFAULT_CAPABILITIES))
+    probe_timeout: float = PROBE_TIMEOUT_S
+    legacy_offer: str = LATEST_LEGACY
+    """The version offered in ``initialize`` (legacy era)."""
+    modern_version: str = LATEST_MODERN
+    """The version the probe speaks first, and the one ``--era modern`` speaks when the probe said legacy."""
+
+
+@dataclass(slots=True)
+class Negotiated:
+    """What connecting settled: the era and the version spoken (a -32022 can move a modern session to another
+    version later), and in the legacy era who answers the server's requests."""
+
+    legacy: bool
+    version: str
+    server_requests: ServerRequestAnswerer | None = None
+
+
+async def connect(connection: Connection, ledger: CallLedger, options: HandshakeOptions) -> Negotiated:
+    """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
+    await connection.start()
+    try:
+        verdict = await _settle_era(connection, ledger, options)
+    except EraError as failure:
+        connection.log.write(records.closed(connection.log.now(), failure.message))
+        raise ConnectError(failure.message, failure.hint) from None
+    if verdict.era == "legacy":
+        return await initialize(connection, ledger, options, verdict.why)
+    assert verdict.version is not None
+    connection.log.write(records.era(connection.log.now(), "modern", verdict.version, verdict.why))
+    return Negotiated(legacy=False, version=verdict.version)
+
+
+async def _settle_era(connection: Connection, ledger: CallLedger, options: HandshakeOptions) -> Verdict:
+    if options.era == "legacy":
+        return Verdict("legacy", None, "pinned with --era legacy")
+
+    async def discover(version: str) -> JsonObject:
+        call = ledger.start("server/discover", {})
         try:
-            verdict = await self._settle_era()
-        except EraError as failure:
-            self.log.write(records.closed(self.log.now(), failure.message))
-            raise ConnectError(failure.message, failure.hint) from None
-        if verdict.era == "legacy":
-            await self._initialize(verdict)
-        else:
-            assert verdict.version is not None
-            self.version = verdict.version
-            self.log.write(records.era(self.log.now(), "modern", self.version, verdict.why))
-        era = self.timeline.era
-        assert era is not None
-        heap.freeze_at_connect()
-        return era
-
-    async def _settle_era(self) -> Verdict:
-        if self.era_mode == "legacy":
-            return Verdict("legacy", None, "pinned with --era legacy")
-        verdict = await detect_era(self._discover)
-        if self.era_mode == "modern" and verdict.era == "legacy":
-            return Verdict("modern", LATEST_MODERN, f"pinned with --era modern (the probe said legacy: {verdict.why})")
-        return verdict
-
-    async def _discover(self, version: str) -> JsonObject:
-        call = self._start_call("server/discover", {})
-        try:
-            result = await self.connection.request(
+            result = await connection.request(
                 call,
                 "server/discover",
                 {},
-                timeout=self.probe_timeout,
+                timeout=options.probe_timeout,
                 protocol_version=version,
                 headers=protocol_headers("server/discover", {}, None, None),
-                meta=self._envelope(version, None).meta(),
+                meta=Envelope(version, options.capabilities).meta(),
             )
         except RpcError as error:
-            self._end_call(call, "error", f"{error.code} {error.message}")
+            ledger.end(call, "error", f"{error.code} {error.message}")
             raise
         except RequestFailed as failure:
-            self._end_call(call, "failed", failure.message)
+            ledger.end(call, "failed", failure.message)
             raise
-        self._end_call(call, "complete")
+        ledger.end(call, "complete")
         return result
 
-    async def _initialize(self, verdict: Verdict, *, reprobed: bool = False) -> None:
-        params = initialize_params(self.capabilities, self.legacy_offer)
-        call = self._start_call("initialize", params)
-        try:
-            result = await self.connection.request(
-                call, "initialize", params, timeout=self.probe_timeout * 3, protocol_version=None
-            )
-        except RpcError as error:
-            self._end_call(call, "error", f"{error.code} {error.message}")
-            if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:
-                supported = error.data.get("supported") if isinstance(error.data, dict) else None
-                mutual = mutual_version(supported)
-                if mutual is not None:
-                    self.version = mutual
-                    self.log.write(
-                        records.era(self.log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern")
-                    )
-                    return
-            raise ConnectError(
-                f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern"
-            ) from None
-        except RequestFailed as failure:
-            self._end_call(call, "failed", failure.message)
-            raise ConnectError(
-                f"initialize failed: {failure.message}", failure.hint or "check the server's stderr"
-            ) from None
-        version = accepted_version(result)
-        if version is None:
-            self._end_call(call, "failed", f"unsupported version {result.get('protocolVersion')!r}")
-            raise ConnectError(
-                f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak",
-                "upgrade the inspector",
-            )
-        self._end_call(call, "complete")
-        self.legacy = True
-        self.version = version
-        self._answerer = ServerRequestAnswerer(self.connection, self.answers, version)
-        self.connection.on_server_request = self._answerer
-        self.log.write(records.era(self.log.now(), "legacy", version, verdict.why))
-        await self.connection.send_notification(call, "notifications/initialized", None, protocol_version=version)
-        opener = getattr(self.transport, "open_server_stream", None)
-        if opener is not None:
-            await opener()
+    verdict = await detect_era(discover, preferred=options.modern_version)
+    if options.era == "modern" and verdict.era == "legacy":
+        return Verdict(
+            "modern", options.modern_version, f"pinned with --era modern (the probe said legacy: {verdict.why})"
+        )
+    return verdict
 
-    async def _rpc(self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
-        """One request at the session's version; a -32022 naming a mutual version is retried once at it."""
-        for attempt in range(2):
-            if self.legacy and getattr(self.transport, "session_expired", False):
-                # The GET stream (or an earlier request) learned that the server dropped our session: a request
-                # sent now would carry no session id and be refused, so start the new session first.
-                await self._reinitialize()
-            version = self.version
-            self._progress_tokens += 1
-            # A progress token on the calls that can run long, so their progress lands on their round (both eras).
-            extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
-            meta = None
-            if self.legacy:
-                sent = with_meta(params, extra) if extra else params
-            else:
-                sent = params
-                meta = self._envelope(version, capabilities).meta(extra)
-            headers = self._headers(method, params) if self.transport.kind == "http" else None
-            try:
-                return await self.connection.request(
-                    call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers, meta=meta
-                )
-            except RpcError as error:
-                mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None
-                if error.code != UNSUPPORTED_PROTOCOL_VERSION or self.legacy or attempt or mutual in (None, version):
-                    raise
-                assert mutual is not None
-                self.version = mutual
-            except RequestFailed as failure:
-                if failure.kind != "session-expired" or attempt or not self.legacy:
-                    raise
-                await self._reinitialize()
-        raise AssertionError("unreachable")  # pragma: no cover
 
-    def _envelope(self, version: str, capabilities: JsonObject | None) -> Envelope:
-        """The envelope of a modern request: the session's (kept while the version holds), or one for the
-        capabilities this request declares instead."""
-        if capabilities is not None:
-            return Envelope(version, capabilities)
-        envelope = self._session_envelope
-        if envelope is None or envelope.version != version:
-            envelope = self._session_envelope = Envelope(version, self.capabilities)
-        return envelope
-
-    async def _reinitialize(self) -> None:
-        """A new legacy session after the server forgot ours (HTTP 404 with our ``Mcp-Session-Id``)."""
-        try:
-            await self._initialize(Verdict("legacy", self.version, "the HTTP session expired (404); re-initialized"))
-        except ConnectError as lost:
-            # A failed re-initialize ends the call like any transport failure, not as an exception.
-            raise RequestFailed(
-                "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
-            ) from None
+async def initialize(
+    connection: Connection, ledger: CallLedger, options: HandshakeOptions, why: str, *, reprobed: bool = False
+) -> Negotiated:
+    """The legacy handshake: ``initialize``, ``notifications/initialized``, the GET stream when the transport has
+    one. A server that answers -32022 naming a modern version we speak is modern after all (once)."""
+    log = connection.log
+    params = initialize_params(options.capabilities, options.legacy_offer)
+    call = ledger.start("initialize", params)
+    try:
+        result = await connection.request(
+            call, "initialize", params, timeout=options.probe_timeout * 3, protocol_version=None
+        )
+    except RpcError as error:
+        ledger.end(call, "error", f"{error.code} {error.message}")
+        if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:
+            supported = error.data.get("supported") if isinstance(error.data, dict) else None
+            mutual = mutual_version(supported)
+            if mutual is not None:
+                log.write(records.era(log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern"))
+                return Negotiated(legacy=False, version=mutual)
+        raise ConnectError(
+            f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern"
+        ) from None
+    except RequestFailed as failure:
+        ledger.end(call, "failed", failure.message)
+        raise ConnectError(
+            f"initialize failed: {failure.message}", failure.hint or "check the server's stderr"
+        ) from None
+    version = accepted_version(result)
+    if version is None:
+        ledger.end(call, "failed", f"unsupported version {result.get('protocolVersion')!r}")
+        raise ConnectError(
+            f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak",
+            "upgrade the inspector",
+        )
+    ledger.end(call, "complete")
+    answerer = ServerRequestAnswerer(connection, ledger.answers, version)
+    connection.on_server_request = answerer
+    log.write(records.era(log.now(), "legacy", version, why))
+    await connection.send_notification(call, "notifications/initialized", None, protocol_version=version)
+    opener = getattr(connection.transport, "open_server_stream", None)
+    if opener is not None:
+        await opener()
+    return Negotiated(legacy=True, version=version, server_requests=answerer)

@@ -1,67 +1,86 @@
-"""Keeping long-lived objects out of the cyclic garbage collector's walks.
+"""Keeping long-lived objects out of the cyclic garbage collector's walks: the policy a session is given.
 
 A full collection walks every tracked object, and it comes each time the tracked heap has grown by a quarter. A
 session only adds to its heap (every message stays on the timeline), so without care each full collection walks
 the whole session again: measured on 10,000 stdio tools/call round trips, 3 full collections took 126 ms (the
 longest 72 ms, one round trip stalled for all of it), about 12 us per call, and the pauses grow with the session.
+``tests/perf/bench_stdio.py`` is the benchmark that justifies it.
 
 ``gc.freeze()`` moves everything alive into a generation the collector never walks, and costs nothing itself (it
-splices lists). It is used at three moments:
+splices lists). ``FreezingHeap`` uses it at three moments:
 
 - the first connect: the modules, the app and the connection, alive until the process exits;
-- after a validation model is loaded (the official models, ~100,000 objects imported on the first response);
-- every ``CALLS_PER_FREEZE`` calls: the timeline so far. A full collection runs first, so what is garbage then is
+- once the validation models are loaded (the official models, ~100,000 objects imported on the first response):
+  left in sight, they made each full collection a 100+ ms pause (5 full collections, 382 ms in all, during 8,000
+  stdio tools/call round trips);
+- every ``calls_per_freeze`` calls: the timeline so far. A full collection runs first, so what is garbage then is
   collected rather than kept; it walks only what was made since the previous freeze.
 
 Something alive at a freeze that becomes cyclic garbage later would stay; so when a session that froze its timeline
-closes, everything is unfrozen (``release_session``), and what it left behind goes to the next full collection.
+closes, everything is unfrozen, and what it left behind goes to the next full collection.
+
+The policy is a process-wide choice, so the composition root attaches it (``inspector.cli``); a session built
+without one (tests, use as a library) leaves the collector alone.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
+from typing import Final, Protocol
 
-CALLS_PER_FREEZE = 1000
+CALLS_PER_FREEZE: Final = 1000
 """Calls between two freezes: each costs a full collection over the objects made since the previous one."""
-
-_frozen = False
-"""A freeze is in effect (made at a connect, or by ``call_finished``)."""
-_timeline_frozen = False
-"""``call_finished`` froze a timeline, which ``release_session`` must give back to the collector."""
-_calls_since_freeze = 0
+VALIDATION_MODELS: Final = "mcp_types.methods"
+"""The module whose import brings in the official models (imported on the first response to validate)."""
 
 
-def freeze_at_connect() -> None:
-    """A session connected: freeze what is alive (the modules, the app, the connection), unless that is done."""
-    global _frozen, _calls_since_freeze
-    _calls_since_freeze = 0
-    if not _frozen:
-        _frozen = True
-        gc.freeze()
+class HeapPolicy(Protocol):
+    """What a session tells the heap: connected, a call finished, closed."""
+
+    def connected(self) -> None: ...
+
+    def call_finished(self) -> None: ...
+
+    def session_closed(self) -> None: ...
 
 
-def freeze_loaded_models() -> None:
-    """A validation model was just loaded: left in sight, the official models made each full collection a 100+ ms
-    pause (5 full collections, 382 ms in all, during 8,000 stdio tools/call round trips)."""
-    gc.freeze()
+class FreezingHeap:
+    """Freezes what lives long (see the module docstring); one per process, shared by its sessions."""
 
+    def __init__(self, calls_per_freeze: int = CALLS_PER_FREEZE) -> None:
+        self.calls_per_freeze = calls_per_freeze
+        self._frozen = False
+        """A freeze is in effect (made at a connect, or after ``calls_per_freeze`` calls)."""
+        self._timeline_frozen = False
+        """A timeline was frozen, which ``session_closed`` must give back to the collector."""
+        self._models_frozen = False
+        self._calls = 0
 
-def call_finished() -> None:
-    """Count a finished call; every ``CALLS_PER_FREEZE`` of them, collect and freeze the timeline so far."""
-    global _calls_since_freeze, _frozen, _timeline_frozen
-    _calls_since_freeze += 1
-    if _calls_since_freeze >= CALLS_PER_FREEZE:
-        _calls_since_freeze = 0
-        gc.collect()
-        gc.freeze()
-        _frozen = _timeline_frozen = True
+    def connected(self) -> None:
+        """Freeze what is alive (the modules, the app, the connection), unless that is done."""
+        self._calls = 0
+        if not self._frozen:
+            self._frozen = True
+            gc.freeze()
 
+    def call_finished(self) -> None:
+        """Freeze the validation models once they are loaded; every ``calls_per_freeze`` calls, collect and freeze
+        the timeline so far."""
+        if not self._models_frozen and VALIDATION_MODELS in sys.modules:
+            self._models_frozen = True
+            gc.freeze()
+        self._calls += 1
+        if self._calls >= self.calls_per_freeze:
+            self._calls = 0
+            gc.collect()
+            gc.freeze()
+            self._frozen = self._timeline_frozen = True
 
-def release_session() -> None:
-    """A session closed: if a timeline was frozen, unfreeze everything, so that it can be collected once dropped
-    (the next connect freezes again). Sessions too short to freeze a timeline leave the freeze alone: unfreezing
-    costs the next full collections a walk over every module."""
-    global _frozen, _timeline_frozen
-    if _timeline_frozen:
-        _frozen = _timeline_frozen = False
-        gc.unfreeze()
+    def session_closed(self) -> None:
+        """If a timeline was frozen, unfreeze everything, so that it can be collected once dropped (the next
+        connect freezes again). Sessions too short to freeze a timeline leave the freeze alone: unfreezing costs
+        the next full collections a walk over every module."""
+        if self._timeline_frozen:
+            self._frozen = self._timeline_frozen = False
+            gc.unfreeze()

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.values import message_value
-from inspector.session.timeline import Call, CallStatus
+from inspector.session.timeline import CallStatus
 
 EXIT_CODES: dict[CallStatus, int] = {
     "complete": 0,
@@ -24,26 +22,19 @@ EXIT_CODES: dict[CallStatus, int] = {
 5 input needed but no answer available, 6 round cap hit."""
 
 
-@message_value
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of one call."""
+    """The end of one call, settled: nothing about it changes after the session returned it.
 
-    timeline_call: Call
-    """The call as the timeline has it so far; read ``call`` instead, which is brought up to date first."""
+    The call itself, with every round the wire told of, is on the timeline: ``InspectorSession.call(index)``."""
+
+    call_index: int
+    """The call's number on the timeline (``#N``)."""
     status: CallStatus
     result: JsonObject | None = None
     error: JsonObject | None = None
     detail: str = ""
     """For anything but complete: what happened and what to try."""
-    settle: Callable[[], None] | None = field(default=None, repr=False, compare=False)
-    """Applies what the session still has queued for the timeline (the final reply's bookkeeping may be)."""
-
-    @property
-    def call(self) -> Call:
-        """The call on the timeline, with every round the wire told of."""
-        if self.settle is not None:
-            self.settle()
-        return self.timeline_call
 
     @property
     def exit_code(self) -> int:

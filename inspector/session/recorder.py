@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO
 
-from inspector.protocol.jsonrpc import dumps, encode_string
+from inspector.protocol.wire_text import recording_line
 from inspector.session.records import Record
 
 REDACTED = "[redacted]"
@@ -38,7 +38,7 @@ class Recorder:
     def write(self, record: Record, msg_text: str | None = None) -> None:
         """Write one record as one line.
 
-        ``msg_text``, when given, is exactly ``jsonrpc.dumps(record["msg"])`` (the wire text of a message we wrote):
+        ``msg_text``, when given, is exactly ``wire_text.dumps(record["msg"])`` (the wire text of a message we wrote):
         the line splices it in instead of serializing the message a second time.
         """
         self.write_many([(record, msg_text)])
@@ -53,7 +53,7 @@ class Recorder:
         self.bytes_written += len(data)
 
     def _line(self, record: Record, msg_text: str | None) -> str:
-        line = _fast_wire_line(record, msg_text) or dumps(record)
+        line = recording_line(record, msg_text)
         for secret in self._secrets:
             for form in _spellings(secret):
                 if form in line:
@@ -78,40 +78,3 @@ def _spellings(secret: str) -> tuple[str, ...]:
         level = {json.dumps(form, ensure_ascii=ascii_only)[1:-1] for form in level for ascii_only in (False, True)}
         forms |= level
     return tuple(sorted(forms, key=len, reverse=True))
-
-
-# The shapes of the common wire and stderr records, in the key order ``records.wire`` and ``records.stderr`` build.
-_FAST_SHAPES: dict[tuple[str, ...], str] = {
-    ("t", "dir", "raw"): "raw",
-    ("t", "dir", "raw", "call"): "raw",
-    ("t", "dir", "msg"): "msg",
-    ("t", "dir", "msg", "call"): "msg",
-}
-_PLAIN_DIRECTIONS = frozenset({"c2s", "s2c", "stderr"})
-
-
-def _fast_wire_line(record: Record, msg_text: str | None = None) -> str | None:
-    """The common wire record, serialized without walking a dict (the message text is most of the work).
-
-    Produces exactly what ``json.dumps(record, separators=(",", ":"), ensure_ascii=False)`` would: the keys are
-    checked in order, and ``msg_text`` is that serialization of ``record["msg"]`` (see ``Recorder.write``).
-    """
-    shape = _FAST_SHAPES.get(tuple(record))
-    t = record["t"] if shape is not None else None
-    if t.__class__ is not float or record["dir"] not in _PLAIN_DIRECTIONS:
-        return None
-    if shape == "raw":
-        raw = record["raw"]
-        if raw.__class__ is not str:
-            return None
-        body = '","raw":' + encode_string(raw)
-    elif msg_text is not None:
-        body = '","msg":' + msg_text
-    else:
-        return None
-    if "call" not in record:
-        return f'{{"t":{t!r},"dir":"{record["dir"]}{body}}}'
-    call = record["call"]
-    if call.__class__ is not int:
-        return None
-    return f'{{"t":{t!r},"dir":"{record["dir"]}{body},"call":{call}}}'

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from inspector.protocol.jsonrpc import JsonObject, RequestId, dumps
+from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.protocol.wire_text import dumps
 from inspector.session.timeline import Finding, HttpInfo
 
 FORMAT: Final = "inspector"
@@ -51,7 +52,7 @@ def wire(
 ) -> Record:
     """A message that crossed the wire.
 
-    ``message`` may be given only when ``raw`` is exactly ``jsonrpc.dumps(message)`` (a message we wrote ourselves):
+    ``message`` may be given only when ``raw`` is exactly ``wire_text.dumps(message)`` (a message we wrote ourselves):
     the record then keeps the object as ``msg`` instead of the escaped text, which ``raw_text`` turns back into the
     same bytes. That saves the quote escaping, about a tenth of a recording.
     """

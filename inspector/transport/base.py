@@ -115,9 +115,6 @@ class Transport(Protocol):
     """A connection to one server. ``start`` once, ``send`` many times, ``close`` once (idempotent)."""
 
     kind: TransportKind
-    reply_poll_s: float
-    """How long the session keeps polling the event loop after sending a request, before letting it sleep until
-    the reply wakes it (0: never poll). See ``Connection.request``."""
 
     def describe(self) -> str:
         """A short human name for the target: the command line or the URL."""

@@ -94,10 +94,6 @@ class StdioTransport:
     """A server run as a subprocess. ``close`` is bounded: close stdin, wait, SIGTERM, wait, SIGKILL."""
 
     kind: TransportKind = "stdio"
-    reply_poll_s: float = 0.0003
-    """A local server answers over a pipe in tens of microseconds; waking a process that went to sleep on the pipe
-    costs about as much again on a virtual machine (measured: a polling client loop ran 17k round trips/s where a
-    sleeping one ran 8k). Polling this long per request costs nothing a slow server would notice."""
 
     def __init__(
         self,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from inspector.answers.base import Answer, AnswerSource, InputRequest, InputResponse
-from inspector.replay.answers import recorded_answers
 from inspector.replay.diff import Difference, diff
+from inspector.replay.recorded_answers import recorded_answers
 
 if TYPE_CHECKING:
     from inspector.protocol.methods import CatalogKind

@@ -184,7 +184,7 @@ class ScriptedSession:
         self._write(records.call_ended(self._tick(), call, status, detail))
         found = self.timeline.call(call)
         assert found is not None
-        return Outcome(found, status, result, None, detail)
+        return Outcome(found.index, status, result, None, detail)
 
     async def _round(self, call: int, method: str, params: JsonObject, result: JsonObject) -> JsonObject:
         request_id = next(self._ids)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-import inspector.cli.more_commands  # noqa: F401  (registers demo and load, as main() does)
 from inspector.cli import app
 
 TESTS = Path(__file__).parents[1]

@@ -34,7 +34,7 @@ def test_1_when_the_demo_rejects_the_arguments() -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [("{not json", "--args is not JSON"), ("[1, 2]", "--args must be a JSON object, got list")],
+    [("{not json", "--args is not JSON"), ("[1, 2]", "--args must be a JSON object, not an array")],
 )
 def test_2_for_arguments_that_are_not_a_json_object(args: str, message: str) -> None:
     result = invoke("call", "add", "--args", args, "--demo")

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from cli_support import invoke
 
-import inspector.cli.replay_commands  # noqa: F401  (registers replay)
 import inspector.cli.tui as tui
 from inspector.session import records
 
@@ -79,4 +78,4 @@ def test_replay_help_documents_the_choice() -> None:
 def test_no_record_reaches_the_tui(opened: list[tuple[str, Any, dict[str, Any]]], command: list[str]) -> None:
     assert invoke(*command, "--no-record").exit_code == 0
     assert invoke(*command).exit_code == 0
-    assert [options["no_record"] for _, _, options in opened] == [True, False]
+    assert [options["record"] is None for _, _, options in opened] == [True, False]

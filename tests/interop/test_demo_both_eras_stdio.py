@@ -16,7 +16,7 @@ import pytest
 from inspector.answers.base import Answer
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
-from inspector.session.client import InspectorSession
+from inspector.session.session import InspectorSession
 from inspector.transport.stdio import StdioTransport
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
@@ -86,22 +86,25 @@ async def test_every_demo_flow_completes_and_reads_the_same_way(era: str) -> Non
     try:
         decision = await session.connect()
         outcomes = await run_demo_flows(session)
+        calls = [session.call(o.call_index) for o in outcomes]
     finally:
         await session.close()
     assert decision.era == era
-    assert [o.status for o in outcomes] == ["complete"] * len(DEMO_FLOWS), [(o.call.name, o.detail) for o in outcomes]
-    rounds = {o.call.name: len(o.call.rounds) for o in outcomes}
+    assert [o.status for o in outcomes] == ["complete"] * len(DEMO_FLOWS), [
+        (c.name, o.detail) for c, o in zip(calls, outcomes, strict=True)
+    ]
+    rounds = {c.name: len(c.rounds) for c in calls}
     assert rounds == expected_rounds(era)
-    texts = {o.call.name: json.dumps(o.result) for o in outcomes}
+    texts = {c.name: json.dumps(o.result) for c, o in zip(calls, outcomes, strict=True)}
     assert "4301" in texts["update_work_item"]
     assert "octocat" in texts["get_weather"]
     assert "Paris" in texts["ask_capital"]
-    by_kind = {r.kind for o in outcomes for r in o.call.rounds}
+    by_kind = {r.kind for c in calls for r in c.rounds}
     assert by_kind == ({"request"} if era == "modern" else {"request", "server-request"})
     if era == "modern":
-        states = [r.request_state for o in outcomes for r in o.call.rounds if r.request_state is not None]
+        states = [r.request_state for c in calls for r in c.rounds if r.request_state is not None]
         assert states and all(s.echoed is True for s in states)
     unexplained = [f for f in session.timeline.findings if f.code not in ("era",)]
     assert unexplained == []
-    progress = [n for o in outcomes if o.call.name == "slow_count" for r in o.call.rounds for n in r.notifications]
+    progress = [n for c in calls if c.name == "slow_count" for r in c.rounds for n in r.notifications]
     assert len(progress) == 5

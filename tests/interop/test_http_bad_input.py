@@ -385,7 +385,7 @@ async def test_a_session_expired_into_a_sessionless_server_is_renewed_once() -> 
     """After the 404 the server hands out no new session id and serves requests without one: the session
     re-initializes once, and later calls go straight through instead of re-initializing every time."""
     from inspector.answers.policies import Policy
-    from inspector.session.client import InspectorSession
+    from inspector.session.session import InspectorSession
     from inspector.transport.http import StreamableHttpTransport
 
     with bad.serve() as server:
@@ -402,4 +402,4 @@ async def test_a_session_expired_into_a_sessionless_server_is_renewed_once() -> 
     assert (first.status, second.status) == ("complete", "complete"), (first.detail, second.detail)
     assert transport.session_id is None and not transport.session_expired
     assert sum(1 for raw in received if '"initialize"' in raw) == 2
-    assert [len(o.call.rounds) for o in (first, second)] == [2, 1]
+    assert [len(session.call(o.call_index).rounds) for o in (first, second)] == [2, 1]

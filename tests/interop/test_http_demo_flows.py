@@ -33,9 +33,9 @@ from inspector.answers.scripted import parse_answers
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
 from inspector.session import records
 from inspector.session.builder import build_timeline
-from inspector.session.client import EraMode, InspectorSession
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
+from inspector.session.session import EraMode, InspectorSession
 from inspector.session.timeline import Call, Timeline
 from inspector.transport.http import StreamableHttpTransport
 
@@ -171,15 +171,13 @@ async def test_every_demo_flow_over_http(demo_url: str, era: EraMode, tmp_path: 
             outcomes = await run_demo_flows(session)
     finally:
         await session.close()
-        assert session.log.recorder is not None
-        session.log.recorder.close()
     timeline = session.timeline
     assert timeline.era is not None and timeline.era.era == era
     assert timeline.era.version == ("2026-07-28" if era == "modern" else "2025-11-25")
     assert timeline.server_info is not None and timeline.server_info["name"] == "inspector-demo"
-    assert [o.call.name for o in outcomes] == [name for _, name, _ in DEMO_FLOWS]
+    assert [session.call(o.call_index).name for o in outcomes] == [name for _, name, _ in DEMO_FLOWS]
     for outcome in outcomes:
-        check_flow(outcome, str(era))
+        check_flow(session.call(outcome.call_index), outcome, str(era))
     assert [(f.code, f.message) for f in timeline.findings if f.code != "era"] == []
     assert timeline.unmatched == []
     if era == "legacy":
@@ -193,8 +191,7 @@ async def test_every_demo_flow_over_http(demo_url: str, era: EraMode, tmp_path: 
     assert all("http" in r and "status" in r["http"] for r in body if r["dir"] == "s2c")
 
 
-def check_flow(outcome: Outcome, era: str) -> None:
-    call: Call = outcome.call
+def check_flow(call: Call, outcome: Outcome, era: str) -> None:
     name = call.name or ""
     texts, keys, server_requests = FLOWS[name]
     assert outcome.status == "complete", (name, outcome.status, outcome.detail)
@@ -262,11 +259,13 @@ async def test_a_legacy_session_the_server_forgot_is_reinitialized_on_the_next_p
     assert before.status == "complete"
     assert outcome.status == "complete", outcome.detail
     assert "Weather in Lisbon for @octocat" in text_of(outcome.result)
-    requests = [r for r in outcome.call.rounds if r.kind == "request"]
+    requests = [r for r in session.call(outcome.call_index).rounds if r.kind == "request"]
     if len(requests) == 2:  # the POST met the 404 (the GET stream had not noticed first)
         assert requests[0].error == {"code": -32600, "message": "Session not found"}
     assert requests[-1].result_type == "complete"
-    assert [r.method for r in outcome.call.rounds if r.kind == "server-request"] == ["elicitation/create"]
+    assert [r.method for r in session.call(outcome.call_index).rounds if r.kind == "server-request"] == [
+        "elicitation/create"
+    ]
     findings = [f for f in session.timeline.findings if f.code != "era"]
     assert findings and all(f.code == "transport" and "session-expired" in f.message for f in findings)
     assert session.timeline.era is not None and "re-initialized" in session.timeline.era.why
@@ -298,7 +297,7 @@ async def test_a_session_lost_on_the_get_stream_is_reinitialized_before_the_next
     finally:
         await session.close()
     assert outcome.status == "complete" and text_of(outcome.result) == "4"
-    (only,) = outcome.call.rounds  # no request was wasted on the dead session
+    (only,) = session.call(outcome.call_index).rounds  # no request was wasted on the dead session
     assert only.result_type == "complete"
     assert transport.session_id != old
     assert state == "open", "a new GET stream was opened for the new session"

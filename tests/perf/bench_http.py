@@ -38,9 +38,10 @@ Measure = tuple[float, float]
 async def inspector_session(url: str, era: Era, calls: int, recording: Path) -> Measure:
     """Calls per second of InspectorSession.call_tool, timeline and recorder on."""
     from inspector.answers.build import build_answer_source
-    from inspector.cli.compose import TargetOptions, build_session
+    from inspector.cli.wiring import build_session
+    from inspector.targets.target import Target
 
-    target = TargetOptions(spec=url)
+    target = Target.from_spec(url)
     session = build_session(
         target, build_answer_source(), era="auto" if era == "modern" else "legacy", record=recording
     )
@@ -54,8 +55,6 @@ async def inspector_session(url: str, era: Era, calls: int, recording: Path) -> 
         rate = calls / (time.perf_counter() - start), (time.process_time() - cpu) / calls * 1e6
     finally:
         await session.close()
-        assert session.log.recorder is not None
-        session.log.recorder.close()
     assert session.timeline.era is not None and session.timeline.era.era == era
     assert len(session.timeline.calls) >= calls
     return rate
@@ -75,7 +74,7 @@ async def sdk_client(url: str, era: Era, calls: int) -> Measure:
 
 
 def main() -> None:
-    from inspector.cli.run import run
+    from inspector.cli.wiring import run_loop as run
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=500)

@@ -27,8 +27,8 @@ from typing import Any
 from inspector.answers.build import build_answer_source
 from inspector.replay.loader import timeline_from_recording
 from inspector.session import records
-from inspector.session.client import InspectorSession
 from inspector.session.recorder import Recorder
+from inspector.session.session import InspectorSession
 from inspector.transport.base import Transport
 
 DEMO = [sys.executable, "-m", "inspector.demo"]

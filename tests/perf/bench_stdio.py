@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -52,14 +53,10 @@ def bare_pipe(calls: int) -> float:
 async def inspector_session(calls: int, recording: Path) -> float:
     """Calls per second of InspectorSession.call_tool, timeline and recorder on."""
     from inspector.answers.build import build_answer_source
-    from inspector.cli.compose import TargetOptions, open_recorder
-    from inspector.session.client import InspectorSession
-    from inspector.transport.stdio import StdioTransport
+    from inspector.cli.wiring import build_session
+    from inspector.targets.target import Target
 
-    target = TargetOptions(spec=" ".join(SERVER))
-    session = InspectorSession(
-        StdioTransport(SERVER), build_answer_source(), recorder=open_recorder(recording, target, "auto", "stdio")
-    )
+    session = build_session(Target.from_spec(shlex.join(SERVER)), build_answer_source(), record=recording)
     await session.connect()
     await session.list_all("tools")
     try:
@@ -70,8 +67,6 @@ async def inspector_session(calls: int, recording: Path) -> float:
         return calls / (time.perf_counter() - start)
     finally:
         await session.close()
-        assert session.log.recorder is not None
-        session.log.recorder.close()
 
 
 async def sdk_client(calls: int) -> float:

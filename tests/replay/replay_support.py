@@ -13,14 +13,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-import inspector.cli.more_commands  # registers demo, as main() does
-import inspector.cli.replay_commands  # noqa: F401  (registers replay, export, sessions)
 from inspector.answers.build import build_answer_source
 from inspector.cli import app
 from inspector.cli.demo_flows import example_answers_path, run_demo_flows
 from inspector.session import records
-from inspector.session.client import EraMode, InspectorSession
 from inspector.session.recorder import Recorder
+from inspector.session.session import EraMode, InspectorSession
 from inspector.session.timeline import Timeline
 from inspector.transport.base import Transport
 
@@ -97,8 +95,7 @@ async def record_demo_session(spec: str | list[str], path: Path, era: EraMode = 
     try:
         await session.connect()
         outcomes = await run_demo_flows(session)
-        assert all(outcome.ok for outcome in outcomes), [(o.call.name, o.status, o.detail) for o in outcomes]
+        assert all(o.ok for o in outcomes), [(session.call(o.call_index).name, o.status, o.detail) for o in outcomes]
     finally:
         await session.close()
-        recorder.close()
     return session.timeline

@@ -16,9 +16,10 @@ from inspector.answers.build import build_answer_source
 from inspector.replay.loader import timeline_from_recording
 from inspector.session import records
 from inspector.session.builder import build_timeline
-from inspector.session.client import EraMode, InspectorSession
+from inspector.session.heap import HeapPolicy
 from inspector.session.recorder import Recorder
 from inspector.session.records import raw_text
+from inspector.session.session import EraMode, InspectorSession
 from inspector.session.timeline import Timeline
 from inspector.transport.stdio import StdioTransport
 
@@ -115,6 +116,7 @@ async def live_session(
     era: EraMode = "auto",
     env: dict[str, str] | None = None,
     connect: bool = True,
+    heap: HeapPolicy | None = None,
 ) -> AsyncIterator[Live]:
     """An InspectorSession on ``bad_server.py MODE`` over stdio, recording to ``tmp_path``; closed on exit."""
     transcript = tmp_path / "transcript.jsonl"
@@ -129,11 +131,12 @@ async def live_session(
     recording = tmp_path / "recording.jsonl"
     header = records.header(transport.describe(), "stdio", era, started="test", inspector_version="test")
     recorder = Recorder(recording, header)
-    session = InspectorSession(transport, source, era=era, recorder=recorder, timeout=timeout, max_rounds=max_rounds)
+    session = InspectorSession(
+        transport, source, era=era, recorder=recorder, timeout=timeout, max_rounds=max_rounds, heap=heap
+    )
     try:
         if connect:
             await session.connect()
         yield Live(session, recording, transcript)
     finally:
         await session.close()
-        recorder.close()

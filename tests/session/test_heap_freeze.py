@@ -9,10 +9,9 @@ import asyncio
 import gc
 from pathlib import Path
 
-import pytest
 from session_support import live_session
 
-from inspector.session import heap
+from inspector.session.heap import FreezingHeap
 
 
 def _walked(objects: list[object]) -> int:
@@ -21,26 +20,34 @@ def _walked(objects: list[object]) -> int:
 
 
 async def test_every_n_calls_the_timeline_so_far_is_frozen_and_closing_unfreezes_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(heap, "CALLS_PER_FREEZE", 3)
-    async with live_session(tmp_path, "ok") as live, asyncio.timeout(10):
+    async with live_session(tmp_path, "ok", heap=FreezingHeap(calls_per_freeze=3)) as live, asyncio.timeout(10):
         session = live.session
         calls = []
         for n in range(3):
             outcome = await session.call_tool("echo", {"n": n})
-            calls.append(outcome.call)
+            calls.append(session.call(outcome.call_index))
         # the third call ended the stretch: the timeline so far is out of the collector's sight
         assert _walked(calls) == 0
-        later = (await session.call_tool("echo", {"n": 3})).call
+        later = session.call((await session.call_tool("echo", {"n": 3})).call_index)
         assert _walked([later]) == 1, "a call after the freeze is walked as usual until the next one"
     assert gc.get_freeze_count() == 0, "closing the session unfroze everything"
     assert _walked([*calls, later]) == 4
 
 
 async def test_a_short_session_leaves_the_startup_freeze_alone(tmp_path: Path) -> None:
-    async with live_session(tmp_path, "ok") as live, asyncio.timeout(10):
+    async with live_session(tmp_path, "ok", heap=FreezingHeap()) as live, asyncio.timeout(10):
         await live.session.call_tool("echo", {})
         assert gc.get_freeze_count() > 0
     # (objects the session alone held were freed on closing, frozen or not; the modules stay frozen)
     assert gc.get_freeze_count() > 0, "closing a session that froze no timeline does not unfreeze the modules"
+
+
+async def test_the_validation_models_are_frozen_once_loaded(tmp_path: Path) -> None:
+    heap = FreezingHeap()
+    async with live_session(tmp_path, "ok", heap=heap) as live, asyncio.timeout(10):
+        await live.session.call_tool("echo", {})  # the first response loads the official models to validate it
+        from mcp_types.methods import SERVER_RESULTS
+
+        assert _walked([SERVER_RESULTS]) == 0, "the models are out of the collector's walks"

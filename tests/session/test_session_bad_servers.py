@@ -46,7 +46,7 @@ async def test_mrtr_round_trip_echoes_an_awkward_request_state(tmp_path: Path) -
         async with asyncio.timeout(BOUND_S):
             outcome = await live.session.call_tool("login", {})
     assert (outcome.status, outcome.exit_code) == ("complete", 0), outcome.detail
-    first, second = outcome.call.rounds
+    first, second = live.session.call(outcome.call_index).rounds
     assert first.result_type == "input_required" and list(first.input_requests) == ["github_login"]
     assert first.request_state is not None and first.request_state.value == bad_wire.LOGIN_STATE
     assert first.request_state.echoed is True
@@ -179,7 +179,7 @@ async def test_input_required_forever_hits_the_round_cap_with_exit_6(tmp_path: P
     assert (outcome.status, outcome.exit_code) == ("round-cap", 6)
     assert "4 rounds" in outcome.detail and "--max-rounds" in outcome.detail
     assert finding_codes(live.timeline) == ["round-cap"]
-    rounds = outcome.call.rounds
+    rounds = live.session.call(outcome.call_index).rounds
     assert [r.result_type for r in rounds] == ["input_required"] * 4
     assert [r.request_state.echoed if r.request_state else None for r in rounds] == [True, True, True, None]
     assert [r.answers[0].response for r in rounds[:3]] == [{"action": "decline"}] * 3
@@ -192,7 +192,7 @@ async def test_missing_result_type_is_complete_with_a_finding(tmp_path: Path) ->
         outcome = await call_echo(live)
     assert (outcome.status, outcome.exit_code) == ("complete", 0)
     assert finding_codes(live.timeline) == ["missing-result-type"]
-    assert outcome.call.rounds[-1].result_type == "complete"
+    assert live.session.call(outcome.call_index).rounds[-1].result_type == "complete"
     live.verify()
 
 
@@ -223,7 +223,7 @@ async def test_input_required_on_tools_list_is_a_finding_not_a_crash(tmp_path: P
     assert (listed.status, listed.exit_code) == ("failed", 3)
     assert "tools/list answered input_required" in listed.detail
     assert "input-required-forbidden" in finding_codes(live.timeline)
-    assert listed.call.rounds[0].result_type == "input_required"
+    assert live.session.call(listed.call_index).rounds[0].result_type == "input_required"
     assert (after.status, after.exit_code) == ("complete", 0), "the session goes on"
     live.verify()
 
@@ -250,9 +250,9 @@ async def test_legacy_server_requests_with_colliding_ids_are_answered(tmp_path: 
     assert (outcome.status, outcome.exit_code) == ("complete", 0), outcome.detail
     assert outcome.result is not None
     assert outcome.result["content"][0]["text"] == 'elicited {"name": "octocat"} for {"x": 1}'
-    kinds = [(r.kind, r.method) for r in outcome.call.rounds]
+    kinds = [(r.kind, r.method) for r in live.session.call(outcome.call_index).rounds]
     assert kinds == [("request", "tools/call"), ("server-request", "elicitation/create"), ("server-request", "ping")]
-    ours, elicit, ping = outcome.call.rounds
+    ours, elicit, ping = live.session.call(outcome.call_index).rounds
     assert elicit.request_id == ours.request_id, "the fixture reuses the id of our call"
     assert ping.request_id == bad_wire.COLLIDING_PING_ID
     assert [a.response for a in elicit.answers] == [NAME_ANSWER]

@@ -71,7 +71,7 @@ async def test_the_call_a_tool_call_returns_is_complete_and_recorded_within_a_tu
     async with live_session(tmp_path, "ok") as live, asyncio.timeout(BOUND_S):
         outcome = await live.session.call_tool("echo", {"text": "hi"})
         # read at once, before the loop has turned: the reply is on the call already
-        call = outcome.call
+        call = live.session.call(outcome.call_index)
         assert call.status == "complete" and call.finished_at is not None
         assert call.rounds[-1].response is not None and call.rounds[-1].result_type == "complete"
         await asyncio.sleep(0)

@@ -13,11 +13,12 @@ from typing import Any
 from session_support import BAD_SERVER, live_session, read_jsonl
 
 from inspector.answers.build import build_answer_source
-from inspector.cli.compose import TargetOptions, build_session, open_recorder
+from inspector.cli.wiring import build_session, open_recorder
 from inspector.session import records
 from inspector.session.recorder import REDACTED, Recorder
 from inspector.session.records import raw_text
 from inspector.session.timeline import CallFinished, RoundStarted, TimelineEvent
+from inspector.targets.target import Target
 
 
 def on_disk(path: Path) -> list[dict[str, Any]]:
@@ -83,11 +84,11 @@ async def test_secret_env_values_and_bearer_tokens_never_reach_the_recording(tmp
     token = 'tok"en\\with-quote-é-0042'
     bearer = "bearer-abcdef-123456"
     transcript = tmp_path / "transcript.jsonl"
-    target = TargetOptions(
-        spec=shlex.join([sys.executable, str(BAD_SERVER), "ok"]),
-        env=[f"BAD_SERVER_TOKEN={token}", f"BAD_SERVER_TRANSCRIPT={transcript}"],
-        secret=["BAD_SERVER_TOKEN"],
-        bearer=bearer,
+    target = Target.from_spec(
+        shlex.join([sys.executable, str(BAD_SERVER), "ok"]),
+        env={"BAD_SERVER_TOKEN": token, "BAD_SERVER_TRANSCRIPT": str(transcript)},
+        headers={"Authorization": f"Bearer {bearer}"},
+        secret_names={"BAD_SERVER_TOKEN"},
     )
     assert {token, bearer} <= set(target.secrets())
     path = tmp_path / "secret.jsonl"
@@ -99,8 +100,6 @@ async def test_secret_env_values_and_bearer_tokens_never_reach_the_recording(tmp
             echoed = await session.call_tool("echo", {"bearer": bearer, "token": token})
     finally:
         await session.close()
-        assert session.log.recorder is not None
-        session.log.recorder.close()
     assert whoami.result is not None and whoami.result["content"][0]["text"] == f"token={token}", "the server saw it"
     assert echoed.status == "complete"
     escaped = json.dumps(token, ensure_ascii=False)[1:-1]
@@ -130,11 +129,11 @@ def strings_in(value: Any) -> list[str]:
 
 
 def test_open_recorder_redacts_marked_headers_and_env(tmp_path: Path) -> None:
-    target = TargetOptions(
-        spec="https://example.com/mcp",
-        headers=["X-Team-Key: team-key-9999", "X-Plain: visible-value"],
-        env=["API_TOKEN=env-token-7777"],
-        secret=["x-team-key", "API_TOKEN"],
+    target = Target.from_spec(
+        "https://example.com/mcp",
+        headers={"X-Team-Key": "team-key-9999", "X-Plain": "visible-value"},
+        env={"API_TOKEN": "env-token-7777"},
+        secret_names={"x-team-key", "API_TOKEN"},
     )
     path = tmp_path / "r.jsonl"
     recorder = open_recorder(path, target, "auto", "http")

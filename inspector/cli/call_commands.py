@@ -1,0 +1,122 @@
+"""The commands that make calls headless: ``call``, ``list``, ``prompt``, ``read``, ``load``."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from inspector.cli.options import ConnectOptions, Group, connects, json_object
+from inspector.cli.run import connect_or_report, run_and_exit
+from inspector.cli.wiring import build_session, run_loop
+from inspector.headless.load import run_load
+from inspector.protocol.methods import CATALOG
+from inspector.session.outcome import Outcome
+from inspector.session.session import InspectorSession
+
+ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
+ONE_CALL = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS)
+"""The options of a command that makes one call."""
+
+
+@connects(*ONE_CALL)
+def call(
+    tool: Annotated[str, typer.Argument(help="The tool to call.")], args: ArgsOpt = None, *, opts: ConnectOptions
+) -> None:
+    """Call a tool, answering every input request, and print its timeline (exit 0 complete, 1 isError,
+    3 transport, 4 JSON-RPC error, 5 no answer, 6 round cap)."""
+    arguments = json_object(args, "--args")
+
+    async def operation(session: InspectorSession) -> Outcome:
+        await session.list_all("tools")
+        return await session.call_tool(tool, arguments)
+
+    run_and_exit(operation, opts=opts)
+
+
+@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS)
+def list_(
+    kind: Annotated[str, typer.Argument(help="tools, prompts, resources or templates.")], *, opts: ConnectOptions
+) -> None:
+    """List the server's tools, prompts, resources or resource templates (every page)."""
+    if kind not in CATALOG:
+        *others, last = CATALOG
+        raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
+    listing = CATALOG[kind]
+
+    async def operation(session: InspectorSession) -> Outcome:
+        return await session.list_all(listing.kind)
+
+    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source())
+
+
+@connects(*ONE_CALL)
+def prompt(
+    name: Annotated[str, typer.Argument(help="The prompt to get.")], args: ArgsOpt = None, *, opts: ConnectOptions
+) -> None:
+    """Get a prompt, answering every input request (``--args``: a JSON object of strings)."""
+    arguments = {k: str(v) for k, v in json_object(args, "--args").items()}
+
+    async def operation(session: InspectorSession) -> Outcome:
+        return await session.get_prompt(name, arguments)
+
+    run_and_exit(operation, opts=opts)
+
+
+@connects(*ONE_CALL)
+def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], *, opts: ConnectOptions) -> None:
+    """Read a resource, answering every input request."""
+
+    async def operation(session: InspectorSession) -> Outcome:
+        return await session.read_resource(uri)
+
+    run_and_exit(operation, opts=opts)
+
+
+@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON)
+def load(
+    tool: Annotated[str, typer.Argument(help="The tool to call.")],
+    args: ArgsOpt = "{}",
+    duration: Annotated[float, typer.Option("--duration", min=0.1, help="Seconds to keep calling.")] = 5.0,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Concurrent callers.")] = 1,
+    *,
+    opts: ConnectOptions,
+) -> None:
+    """Call one tool repeatedly and report throughput and latency percentiles (like the official Inspector's --load)."""
+    arguments = json_object(args, "--args")
+    target = opts.target()
+    source = opts.answer_source()
+
+    async def main() -> int:
+        session = build_session(target, source, era=opts.era_mode())
+        try:
+            if not await connect_or_report(session):
+                return 3
+            await session.list_all("tools")
+            report = await run_load(
+                lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency
+            )
+        finally:
+            await session.close()
+        doc = report.to_json()
+        if opts.as_json:
+            print(json.dumps(doc, indent=2))
+        else:
+            Console(highlight=False).print(
+                f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
+                f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors"
+            )
+        return 0 if report.errors == 0 else 1
+
+    raise typer.Exit(run_loop(main()))
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command()(call)
+    app.command("list")(list_)
+    app.command()(prompt)
+    app.command()(read)
+    app.command()(load)

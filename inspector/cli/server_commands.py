@@ -1,0 +1,37 @@
+"""The commands that serve rather than inspect: the bundled demo server, and the conformance suite's adapter."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from inspector.cli.wiring import run_loop
+
+
+def demo_server(
+    http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0 picks a free one).")] = 0,
+) -> None:
+    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP."""
+    from inspector.demo.server import run_http, run_stdio
+
+    if http:
+        run_http(port)
+    else:
+        run_stdio()
+
+
+def conformance_client(
+    url: Annotated[str, typer.Argument(help="The test server URL the conformance suite appends.")],
+) -> None:
+    """Adapter for the official MCP conformance suite's client scenarios (reads MCP_CONFORMANCE_* variables)."""
+    from inspector.cli.conformance import run_conformance
+
+    raise typer.Exit(run_loop(run_conformance(url)))
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command("demo-server")(demo_server)
+    app.command("conformance-client")(conformance_client)

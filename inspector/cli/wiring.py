@@ -1,0 +1,127 @@
+"""The composition root's parts: a Target -> transport -> session, with answers, a recorder and the process-wide
+choices (the event loop, the heap policy, the reply polling per transport, a patch to httpcore's imports).
+
+This is the only place that knows every layer: the faces get a finished ``InspectorSession``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import shlex
+import sys
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Final, TypeVar
+
+from inspector import __version__
+from inspector.answers.base import AnswerSource
+from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN
+from inspector.session import records
+from inspector.session.heap import FreezingHeap
+from inspector.session.recorder import Recorder
+from inspector.session.session import EraMode, InspectorSession
+from inspector.targets.target import Target
+from inspector.transport.base import Transport
+
+DEMO_COMMAND: Final = [sys.executable, "-m", "inspector.demo"]
+REPLY_POLL_S: Final[dict[str, float]] = {"stdio": 0.0003, "http": 0.0}
+"""How long a request keeps the event loop turning for its reply, per transport (``Connection.reply_poll_s``).
+
+A local stdio server answers over a pipe in tens of microseconds, and waking a process that went to sleep on the
+pipe costs about as much again on a virtual machine (measured: a polling client loop ran 17k round trips/s where a
+sleeping one ran 8k; ``tests/perf/bench_stdio.py``); 0.3 ms per request is nothing a slow server would notice. An
+HTTP reply takes milliseconds: polling would only burn CPU."""
+HEAP: Final = FreezingHeap()
+"""The process's heap policy, shared by every session it runs (``session/heap.py``)."""
+
+Result = TypeVar("Result")
+
+
+def demo_target() -> Target:
+    """The bundled demo server over stdio."""
+    return Target.from_spec(shlex.join(DEMO_COMMAND), name="demo server")
+
+
+def build_transport(target: Target) -> Transport:
+    """A transport for the target (stdio command line or Streamable HTTP URL)."""
+    if target.kind == "http":
+        _absent_sniffio_fails_fast()
+        from inspector.transport.http import StreamableHttpTransport
+
+        return StreamableHttpTransport(
+            target.url or "", headers=target.headers, secret_headers=target.secret_header_names()
+        )
+    from inspector.transport.stdio import StdioTransport
+
+    return StdioTransport(list(target.command), env=target.env or None)
+
+
+def default_recording_path(data_dir: Path | None = None) -> Path:
+    """A new file in the recordings folder (``$INSPECTOR_DATA_DIR`` or the user's data folder), named by the time
+    it starts; old default recordings beyond the configured count/size are pruned first (``inspector.replay.store``)."""
+    from inspector.replay.store import new_recording_path
+
+    return new_recording_path(data_dir)
+
+
+def open_recorder(path: Path | None, target: Target, era: str, transport_kind: str) -> Recorder | None:
+    """A recorder writing to ``path`` (None: not recording)."""
+    if path is None:
+        return None
+    started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    header = records.header(target.spec, transport_kind, era, started=started, inspector_version=__version__)
+    return Recorder(path, header, secrets=target.secrets())
+
+
+def build_session(
+    target: Target,
+    answers: AnswerSource,
+    *,
+    era: EraMode | None = None,
+    record: Path | None = None,
+    max_rounds: int = 10,
+    timeout: float = 60.0,
+    legacy_offer: str = LATEST_LEGACY,
+    modern_version: str = LATEST_MODERN,
+) -> InspectorSession:
+    """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
+    transport = build_transport(target)
+    chosen: EraMode = era if era is not None else target.era
+    return InspectorSession(
+        transport,
+        answers,
+        era=chosen,
+        recorder=open_recorder(record, target, chosen, transport.kind),
+        max_rounds=max_rounds,
+        timeout=timeout,
+        legacy_offer=legacy_offer,
+        modern_version=modern_version,
+        heap=HEAP,
+        reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
+    )
+
+
+def run_loop(main: Awaitable[Result]) -> Result:
+    """Run a headless command's coroutine on a fresh event loop: uvloop where it exists (about twice the round-trip
+    rate of asyncio's own loop)."""
+
+    async def run() -> Result:
+        return await main
+
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - Windows
+        import asyncio
+
+        return asyncio.run(run())
+    return uvloop.run(run())
+
+
+def _absent_sniffio_fails_fast() -> None:
+    """httpcore 1.x runs ``import sniffio`` four times per request; sniffio is optional (anyio 4 does not need it)
+    and, when it is not installed, every attempt searches the whole ``sys.path`` again: a fifth of an HTTP round
+    trip's CPU (``tests/perf/bench_http.py``). ``None`` in ``sys.modules`` gives the very same ImportError at once.
+    A process-wide patch to a third-party module, so it is made here, with the other process-wide choices."""
+    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
+        sys.modules["sniffio"] = None  # type: ignore[assignment]

@@ -1,0 +1,329 @@
+"""``InspectorSession``: one connection to one server, in either era, feeding one Timeline.
+
+The faces (TUI, headless CLI, replay re-runs, the load runner) only call these methods and read ``timeline``.
+Every operation is a Call on the timeline; MRTR rounds and legacy server requests become its rounds. The session
+holds its collaborators: the ``Connection`` (ids, correlation, timeouts), the ``CallLedger`` (calls started and
+ended, answers, findings), the handshake's result, and the ``RequestSender`` (a request at the negotiated version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
+from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LATEST_MODERN
+from inspector.protocol.headers import x_mcp_header_problems
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
+from inspector.session import findings as lint
+from inspector.session import handshake
+from inspector.session.connection import Connection
+from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, HandshakeOptions, Negotiated
+from inspector.session.heap import HeapPolicy
+from inspector.session.ledger import CallLedger
+from inspector.session.mrtr import (
+    DEFAULT_MAX_ROUNDS,
+    MalformedInputRequired,
+    RoundCapReached,
+    drive_input_required,
+    is_input_required,
+)
+from inspector.session.outcome import Outcome
+from inspector.session.recorder import Recorder
+from inspector.session.sender import RequestSender
+from inspector.session.session_log import SessionLog
+from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
+from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
+from inspector.transport.base import Transport
+
+
+class InspectorSession:
+    """A live session. ``connect`` first; every other method returns an ``Outcome`` and never raises for the server."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        answers: AnswerSource,
+        *,
+        era: EraMode = "auto",
+        capabilities: JsonObject | None = None,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        timeout: float = 60.0,
+        probe_timeout: float = PROBE_TIMEOUT_S,
+        recorder: Recorder | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        timeline: Timeline | None = None,
+        legacy_offer: str = LATEST_LEGACY,
+        modern_version: str = LATEST_MODERN,
+        heap: HeapPolicy | None = None,
+        reply_poll_s: float = 0.0,
+    ) -> None:
+        self.log = SessionLog(clock, recorder, timeline)
+        self.log.timeline.target = transport.describe()
+        self.log.timeline.transport = transport.kind
+        self.connection = Connection(transport, self.log, reply_poll_s=reply_poll_s)
+        self.ledger = CallLedger(self.log, answers, heap)
+        self.options = HandshakeOptions(
+            era=era,
+            capabilities=dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities),
+            probe_timeout=probe_timeout,
+            legacy_offer=legacy_offer,
+            modern_version=modern_version,
+        )
+        self.max_rounds = max_rounds
+        self.timeout = timeout
+        self.heap = heap
+        self.tools: dict[str, JsonObject] = {}
+        """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
+        self._sender: RequestSender | None = None
+
+    @property
+    def timeline(self) -> Timeline:
+        """The model every face reads, with every record applied."""
+        return self.log.timeline
+
+    @property
+    def transport(self) -> Transport:
+        """The transport under the connection."""
+        return self.connection.transport
+
+    def call(self, index: int) -> Call:
+        """Call ``index`` on the timeline, with every round the wire has told of so far."""
+        found = self.timeline.call(index)
+        if found is None:
+            raise LookupError(f"call {index} was never started")
+        return found
+
+    # ------------------------------------------------------------------------------------------------ connecting
+    async def connect(self) -> EraDecision:
+        """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
+        negotiated = await handshake.connect(self.connection, self.ledger, self.options)
+        self._sender = RequestSender(
+            self.connection,
+            negotiated,
+            capabilities=self.options.capabilities,
+            timeout=self.timeout,
+            schema_of=self._schema_of,
+            reinitialize=self._reinitialize,
+        )
+        if self.heap is not None:
+            self.heap.connected()
+        era = self.timeline.era
+        assert era is not None
+        return era
+
+    @property
+    def negotiated(self) -> Negotiated | None:
+        """What the handshake settled (None before ``connect``)."""
+        return self._sender.negotiated if self._sender is not None else None
+
+    def _schema_of(self, tool: str) -> JsonObject | None:
+        found = self.tools.get(tool)
+        schema = found.get("inputSchema") if found is not None else None
+        return schema if isinstance(schema, dict) else None
+
+    async def _reinitialize(self) -> Negotiated:
+        """A new legacy session after the server forgot ours (HTTP 404 with our ``Mcp-Session-Id``)."""
+        assert self._sender is not None
+        why = "the HTTP session expired (404); re-initialized"
+        try:
+            return await handshake.initialize(self.connection, self.ledger, self.options, why)
+        except ConnectError as lost:
+            # A failed re-initialize ends the call like any transport failure, not as an exception.
+            raise RequestFailed(
+                "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
+            ) from None
+
+    async def _send(self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
+        if self._sender is None:
+            raise RequestFailed("closed", "the session is not connected", "connect first")
+        return await self._sender.send(call, method, params, capabilities)
+
+    # ------------------------------------------------------------------------------------------------ operations
+    async def list_all(self, kind: CatalogKind) -> Outcome:
+        """Fetch every page of a catalog list; each page is a round of one call. ``result`` holds all items."""
+        entry = CATALOG[kind]
+        method, field = entry.list_method, entry.items_field
+        ledger = self.ledger
+        call = ledger.start(method, {})
+        items: list[JsonObject] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        try:
+            while True:
+                params: JsonObject = {} if cursor is None else {"cursor": cursor}
+                page = await self._send(call, method, params, None)
+                if is_input_required(page):
+                    return ledger.end(call, "failed", forbidden_input_required(method), result=page)
+                found = page.get(field)
+                if isinstance(found, list):
+                    items.extend(item for item in found if isinstance(item, dict))
+                next_cursor = page.get("nextCursor")
+                if not isinstance(next_cursor, str) or next_cursor in seen:
+                    break
+                seen.add(next_cursor)
+                cursor = next_cursor
+        except RpcError as error:
+            return ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json())
+        except RequestFailed as failure:
+            return ledger.failed(call, failure)
+        except asyncio.CancelledError:
+            ledger.interrupted(call)
+            raise
+        if kind == "tools":
+            items = self._admit_tools(call, items)
+        return ledger.end(call, "complete", result={field: items})
+
+    def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
+        admitted: list[JsonObject] = []
+        for tool in tools:
+            schema = tool.get("inputSchema")
+            problems = (
+                x_mcp_header_problems(schema) if isinstance(schema, dict) and self.transport.kind == "http" else []
+            )
+            if problems:
+                self.ledger.finding(
+                    lint.make(
+                        "invalid-x-mcp-header",
+                        f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",
+                        call=call,
+                        hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243).",
+                    )
+                )
+                continue
+            admitted.append(tool)
+        self.tools = {str(tool.get("name")): tool for tool in admitted}
+        return admitted
+
+    async def call_tool(
+        self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None
+    ) -> Outcome:
+        """``tools/call``, driving MRTR rounds to the end."""
+        params: JsonObject = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        return await self.request("tools/call", params, capabilities=capabilities)
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Outcome:
+        """``prompts/get``, driving MRTR rounds to the end."""
+        params: JsonObject = {"name": name}
+        if arguments:
+            params["arguments"] = arguments
+        return await self.request("prompts/get", params)
+
+    async def read_resource(self, uri: str) -> Outcome:
+        """``resources/read``, driving MRTR rounds to the end."""
+        return await self.request("resources/read", {"uri": uri})
+
+    async def request(self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None) -> Outcome:
+        """Any request as one call; MRTR is driven for the three methods that allow it."""
+        ledger = self.ledger
+        call = ledger.start(method, params)
+        try:
+            result = await self._first_round(call, method, params, capabilities)
+            if is_input_required(result) and method in INPUT_REQUIRED_METHODS:
+
+                async def answer(key: str, request: JsonObject) -> JsonObject:
+                    return await ledger.answer(call, key, request)
+
+                async def retry(responses: JsonObject | None, state: str | None) -> JsonObject:
+                    again = dict(params)
+                    if responses is not None:
+                        again["inputResponses"] = responses
+                    if state is not None:
+                        again["requestState"] = state
+                    return await self._send(call, method, again, capabilities)
+
+                result = (
+                    await drive_input_required(result, answer=answer, retry=retry, max_rounds=self.max_rounds)
+                ).result
+            elif is_input_required(result):
+                return ledger.end(call, "failed", forbidden_input_required(method), result=result)
+        except RpcError as error:
+            return ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json())
+        except RequestFailed as failure:
+            return ledger.failed(call, failure)
+        except MalformedInputRequired as bad:
+            detail = f"{method} returned a malformed InputRequiredResult: {bad}; it was not retried"
+            return ledger.end(call, "failed", detail, result=bad.result)
+        except NoAnswer as missing:
+            ledger.finding(lint.make("no-answer", missing.reason, call=call))
+            return ledger.end(call, "no-answer", missing.reason)
+        except CallCancelled:
+            return ledger.end(call, "cancelled", "the user cancelled the call")
+        except asyncio.CancelledError:
+            ledger.interrupted(call)
+            raise
+        except RoundCapReached as cap:
+            ledger.finding(lint.make("round-cap", f"still input_required after {cap.rounds} rounds", call=call))
+            return ledger.end(
+                call,
+                "round-cap",
+                f"stopped after {cap.rounds} rounds; raise --max-rounds if the server needs more",
+                result=cap.last,
+            )
+        answerer = self.negotiated.server_requests if self.negotiated is not None else None
+        if answerer is not None and call in answerer.cancelled:
+            return ledger.end(call, "cancelled", "the user cancelled the call", result=result)
+        if answerer is not None and call in answerer.unanswered:
+            return ledger.end(call, "no-answer", answerer.unanswered[call], result=result)
+        result_type = result.get("resultType")
+        if result_type is not None and result_type not in RESULT_TYPES:
+            return ledger.end(
+                call,
+                "failed",
+                f"{method} answered resultType {result_type!r}, which is not a result type: an invalid response",
+                result=result,
+            )
+        status: CallStatus = "tool-error" if result.get("isError") is True else "complete"
+        if result_type is None or result_type == "complete":
+            return ledger.ended_by_wire(call, status, result)
+        return ledger.end(call, status, result=result)
+
+    async def _first_round(
+        self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None
+    ) -> JsonObject:
+        """The request; in the legacy era a -32042 (URL elicitation required) is surfaced as input requests: each
+        URL is put to the answers source (consent, never a fetch) and, once all are accepted, the request is sent
+        again with a new id, as a 2025-11-25 client does after the user finished in the browser."""
+        for attempt in range(self.max_rounds):
+            try:
+                return await self._send(call, method, params, capabilities)
+            except RpcError as error:
+                wanted = url_elicitations(error.data)
+                legacy = self.negotiated is not None and self.negotiated.legacy
+                if error.code != URL_ELICITATION_REQUIRED or not legacy or not wanted:
+                    raise
+                if attempt + 1 >= self.max_rounds:
+                    raise RoundCapReached(attempt + 1, error.to_json()) from None
+                for index, elicitation in enumerate(wanted):
+                    request: JsonObject = {"method": "elicitation/create", "params": {"mode": "url", **elicitation}}
+                    response = await self.ledger.answer(call, elicitation_key(elicitation, index), request)
+                    if response.get("action") != "accept":
+                        raise RpcError(
+                            error.code, f"{error.message} (the user answered {response.get('action')!r})", error.data
+                        ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def cancel(self, call: int) -> bool:
+        """Cancel a call in flight (stdio: notifications/cancelled; HTTP: close its stream)."""
+        return await self.connection.cancel_call(call) > 0
+
+    async def close(self) -> None:
+        """Close the connection (bounded), with every record written, and close the recording."""
+        await self.connection.close()
+        self.log.flush()
+        if self.log.recorder is not None:
+            self.log.recorder.close()
+        if self.heap is not None:
+            self.heap.session_closed()
+
+
+def forbidden_input_required(method: str) -> str:
+    return f"{method} answered input_required, which only tools/call, prompts/get and resources/read may do"
+
+
+__all__ = ["ConnectError", "EraMode", "InspectorSession"]

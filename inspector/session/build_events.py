@@ -1,0 +1,89 @@
+"""The session's event records (a call started, an answer given, a call ended, a finding, the era, a fault, the
+end of the connection): what the wire cannot tell, applied to the Timeline. Functions over ``BuildState``."""
+
+from __future__ import annotations
+
+from inspector.session.build_state import BuildState
+from inspector.session.records import Record
+from inspector.session.timeline import (
+    Call,
+    CallFinished,
+    CallStarted,
+    ConsoleLine,
+    EraDecision,
+    Finding,
+    GivenAnswer,
+    RoundUpdated,
+    SessionChanged,
+)
+
+
+def event(state: BuildState, record: Record, t: float) -> None:
+    name = record.get("event")
+    call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
+    if name == "call":
+        method = str(record.get("method", ""))
+        params = record.get("params") if isinstance(record.get("params"), dict) else {}
+        assert isinstance(params, dict)
+        new = Call(index=len(state.timeline.calls) + 1, method=method, params=params, started_at=t)
+        state.timeline.calls.append(new)
+        if state.timeline.listeners:
+            state.timeline.emit(CallStarted(new))
+    elif name == "answer" and call is not None:
+        _answer(state, call, record)
+    elif name == "end" and call is not None:
+        call.status = record.get("status", "failed")
+        call.status_detail = str(record.get("detail", ""))
+        call.finished_at = t
+        for request_id in [rid for rid, flight in state.in_flight.items() if flight.call is call]:
+            del state.in_flight[request_id]
+        state.timeline.emit(CallFinished(call))
+    elif name == "finding":
+        found = Finding(
+            code=str(record.get("code", "")),
+            severity=record.get("severity", "warning"),
+            message=str(record.get("message", "")),
+            hint=str(record.get("hint", "")),
+            call_index=record.get("call") if isinstance(record.get("call"), int) else None,
+            round_index=record.get("round") if isinstance(record.get("round"), int) else None,
+        )
+        round_ = (
+            call.rounds[found.round_index - 1]
+            if call is not None and found.round_index and found.round_index <= len(call.rounds)
+            else None
+        )
+        state.finding(found, call, round_)
+    elif name == "era":
+        state.timeline.era = EraDecision(
+            record.get("era", "modern"), str(record.get("version", "")), str(record.get("why", ""))
+        )
+        if state.timeline.era.era == "legacy":
+            state.legacy_version = state.timeline.era.version
+        state.timeline.connected = True
+        state.timeline.emit(SessionChanged())
+    elif name == "fault":
+        state.console(ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error"))
+    elif name == "closed":
+        state.timeline.connected = False
+        state.timeline.disconnect_reason = str(record.get("reason", ""))
+        state.console(ConsoleLine(t, "transport", f"connection closed: {state.timeline.disconnect_reason}", "info"))
+        state.timeline.emit(SessionChanged())
+
+
+def _answer(state: BuildState, call: Call, record: Record) -> None:
+    key = record.get("key")
+    response = record.get("response") if isinstance(record.get("response"), dict) else {}
+    assert isinstance(response, dict)
+    given = GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+    server_request = record.get("server_request")
+    for round_ in reversed(call.rounds):
+        if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:
+            break
+        if server_request is None and round_.kind == "request" and given.key in round_.input_requests:
+            break
+    else:
+        round_ = call.rounds[-1] if call.rounds else None  # type: ignore[assignment]
+    if round_ is None:
+        return
+    round_.answers.append(given)
+    state.timeline.emit(RoundUpdated(call, round_))

@@ -1,0 +1,70 @@
+"""What a TimelineBuilder keeps between records, as one dataclass the record functions share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.protocol.jsonrpc import RequestId
+from inspector.session import findings as lint
+from inspector.session.timeline import (
+    Call,
+    ConsoleAppended,
+    ConsoleLine,
+    Finding,
+    FindingRaised,
+    Round,
+    Timeline,
+)
+
+
+@dataclass(slots=True)
+class InFlight:
+    """A request of ours awaiting its response: its call, its round, the version it spoke, its progress token."""
+
+    call: Call
+    round: Round
+    version: str | None
+    progress_token: Any = None
+
+
+@dataclass(slots=True)
+class BuildState:
+    """The timeline being built, what is in flight, what was answered, where progress goes."""
+
+    timeline: Timeline = field(default_factory=Timeline)
+    in_flight: dict[RequestId, InFlight] = field(default_factory=dict)
+    answered: set[RequestId] = field(default_factory=set)
+    server_requests: dict[RequestId, tuple[Call, Round]] = field(default_factory=dict)
+    """Legacy server requests awaiting our reply, by their id (the server's id space)."""
+    progress: dict[Any, Round] = field(default_factory=dict)
+    """Progress tokens of requests in flight -> their round."""
+    legacy_version: str | None = None
+    """The version ``initialize`` settled (its results are validated against it)."""
+
+    def on_round(self, code: str, message: str, call: Call, round_: Round) -> None:
+        """Raise a catalog finding on a round."""
+        self.finding(lint.make(code, message, call=call.index, round_=round_.index), call, round_)
+
+    def finding(self, found: Finding, call: Call | None = None, round_: Round | None = None) -> None:
+        """Put a finding on its round (else its call) and on the session's list."""
+        if round_ is not None:
+            round_.findings.append(found)
+        elif call is not None:
+            call.findings.append(found)
+        self.timeline.findings.append(found)
+        self.timeline.emit(FindingRaised(found))
+
+    def console(self, line: ConsoleLine) -> None:
+        """A console line (stderr, a log, a transport note)."""
+        self.timeline.console.append(line)
+        self.timeline.emit(ConsoleAppended(line))
+
+    def owner_of_server_request(self, reply_to: Any) -> Call | None:
+        """Which call a legacy server request interrupted: the POST that carried it, else the newest in flight."""
+        if isinstance(reply_to, int | str) and reply_to in self.in_flight:
+            return self.in_flight[reply_to].call
+        if self.in_flight:
+            return list(self.in_flight.values())[-1].call
+        pending = [call for call in self.timeline.calls if call.in_flight]
+        return pending[-1] if pending else (self.timeline.calls[-1] if self.timeline.calls else None)

@@ -1,0 +1,317 @@
+"""The wire records (``c2s``, ``s2c``) applied to the timeline: everything the wire can tell is derived here from
+the exact text (responses, result types, requestState and its echo, notifications, lint), so a live session and
+the replay of its recording build the same model. Functions over the builder's ``BuildState``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.protocol.elicitation_schema import unsupported_reason
+from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
+from inspector.protocol.jsonrpc import JsonObject, WireParse
+from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
+from inspector.session import findings as lint
+from inspector.session.build_state import BuildState, InFlight
+from inspector.session.records import Record
+from inspector.session.timeline import (
+    Call,
+    CallFinished,
+    CallStatus,
+    ConsoleLine,
+    HttpInfo,
+    RequestState,
+    Round,
+    RoundStarted,
+    RoundUpdated,
+    SessionChanged,
+    WireMessage,
+)
+from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
+
+
+def outgoing(state: BuildState, record: Record, t: float, parsed: WireParse) -> None:
+    http = HttpInfo.from_json(record["http"]) if "http" in record else None
+    wire = WireMessage(parsed.raw, t, "c2s", parsed.message, http)
+    index = record.get("call")
+    call = state.timeline.call(index) if isinstance(index, int) else None
+    if parsed.kind == "request" and parsed.id is not None and call is not None:
+        _start_round(state, call, parsed, wire)
+    elif parsed.kind in ("response", "error") and parsed.id is not None and parsed.id in state.server_requests:
+        owner, round_ = state.server_requests.pop(parsed.id)
+        round_.response = wire
+        round_.result_type = "error" if parsed.kind == "error" else "complete"
+        if parsed.kind == "error" and parsed.message is not None:
+            round_.error = parsed.message.get("error")
+        state.timeline.emit(RoundUpdated(owner, round_))
+    elif call is not None and call.rounds:
+        call.rounds[-1].notifications.append(wire)
+        state.timeline.emit(RoundUpdated(call, call.rounds[-1]))
+    else:
+        state.timeline.unmatched.append(wire)
+
+
+def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMessage) -> None:
+    message = parsed.message or {}
+    params = message.get("params")
+    if not isinstance(params, dict):
+        params = {}
+    meta = params.get("_meta")
+    if not isinstance(meta, dict):
+        meta = {}
+    version = meta.get(META_PROTOCOL_VERSION)
+    if not isinstance(version, str):
+        version = None
+    echoed = params.get("requestState")
+    round_ = Round(
+        index=len(call.rounds) + 1,
+        kind="request",
+        request_id=parsed.id,
+        method=parsed.method or call.method,
+        request=wire,
+        echoed_state=echoed if isinstance(echoed, str) else None,
+    )
+    previous = call.final_round if call.rounds else None
+    if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
+        previous.request_state.echoed = round_.echoed_state == previous.request_state.value
+        if not previous.request_state.echoed:
+            state.on_round("state-not-echoed", "the retry did not carry the requestState unchanged", call, round_)
+    token = meta.get("progressToken")
+    token = token if isinstance(token, int | str) else None
+    if token is not None:
+        state.progress[token] = round_
+    call.rounds.append(round_)
+    call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
+    assert parsed.id is not None
+    state.in_flight[parsed.id] = InFlight(call, round_, version, token)
+    if state.timeline.listeners:  # (no event objects to build when nobody listens: a headless run)
+        state.timeline.emit(RoundStarted(call, round_))
+
+
+def incoming(state: BuildState, record: Record, t: float, parsed: WireParse) -> None:
+    http = HttpInfo.from_json(record["http"]) if "http" in record else None
+    wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http)
+    reply_to = record.get("reply_to")
+    if parsed.kind in ("response", "error"):
+        _response(state, parsed, wire, reply_to)
+    elif parsed.kind == "notification":
+        _notification(state, parsed, wire, reply_to)
+    elif parsed.kind == "request":
+        _server_request(state, parsed, wire, reply_to)
+    else:
+        state.timeline.unmatched.append(wire)
+        excerpt = parsed.raw if len(parsed.raw) <= 120 else parsed.raw[:117] + "..."
+        state.finding(lint.make("invalid-message", f"{parsed.problem}: {excerpt!r}"))
+
+
+def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+    request_id = parsed.id
+    if request_id is None and isinstance(reply_to, int | str):
+        request_id = reply_to  # an HTTP error body with a null id answers the POST that carried it
+    flight = state.in_flight.pop(request_id, None) if request_id is not None else None
+    if flight is None:
+        state.timeline.unmatched.append(wire)
+        if request_id is not None and request_id in state.answered:
+            state.finding(lint.make("duplicate-response-id", f"a second response for id {request_id!r}"))
+        else:
+            state.finding(lint.make("unknown-response-id", f"a response for id {request_id!r}, which is not in flight"))
+        return
+    assert request_id is not None
+    state.answered.add(request_id)
+    if flight.progress_token is not None:
+        state.progress.pop(flight.progress_token, None)
+    call, round_ = flight.call, flight.round
+    round_.response = wire
+    message = parsed.message or {}
+    if parsed.kind == "error":
+        round_.result_type = "error"
+        error = message.get("error")
+        round_.error = error if isinstance(error, dict) else None
+        if round_.error is not None and round_.error.get("code") == URL_ELICITATION_REQUIRED:
+            # 2025-11-25 URL elicitation: the error's elicitations are this round's input requests
+            wanted = url_elicitations(round_.error.get("data"))
+            round_.input_requests = {
+                elicitation_key(e, i): {"method": "elicitation/create", "params": {"mode": "url", **e}}
+                for i, e in enumerate(wanted)
+            }
+    else:
+        _result(state, call, round_, message.get("result"), flight.version)
+    if state.timeline.listeners:
+        state.timeline.emit(RoundUpdated(call, round_))
+    _derive_status(state, call, round_, wire.at)
+
+
+def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
+    """What the wire alone says about the call: input-required, or finished (complete, tool-error, error).
+
+    The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
+    failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
+    """
+    if round_.result_type == "input_required":
+        call.status = "input-required"
+        return
+    if round_.result_type == "error":
+        status: CallStatus = "error"
+    elif round_.result_type == "complete":
+        result = round_.result or {}
+        status = "tool-error" if result.get("isError") is True else "complete"
+    else:
+        return
+    call.status = status
+    call.finished_at = at
+    if state.timeline.listeners:
+        state.timeline.emit(CallFinished(call))
+
+
+def _result(state: BuildState, call: Call, round_: Round, result: Any, version: str | None) -> None:
+    if not isinstance(result, dict):
+        return
+    if round_.method in ("server/discover", "initialize"):
+        _server_identity(state, round_.method, result)
+    result_type = result.get("resultType")
+    modern = version is not None and is_modern(version)
+    if result_type is None:
+        result_type = "complete"
+        if modern:
+            state.on_round("missing-result-type", f"{round_.method} result has no resultType", call, round_)
+    elif not isinstance(result_type, str) or result_type not in RESULT_TYPES:
+        state.on_round("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call, round_)
+        result_type = str(result_type)
+    round_.result_type = result_type
+    if result_type == "input_required":
+        _input_required(state, call, round_, result)
+    check_version = version if modern else state.legacy_version
+    # A 2025-11-25 task-augmented call (params.task) may answer CreateTaskResult, which mcp-types keeps out of
+    # its public surface ("tasks/* deliberately absent"): validating it as CallToolResult would be a false alarm.
+    task_augmented = not modern and _request_params(round_).get("task") is not None
+    if check_version is not None and result_type in ("complete", "input_required") and not task_augmented:
+        shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
+        for problem in lint.schema_problems(round_.method, check_version, shaped):
+            state.on_round("schema-invalid", f"{round_.method} ({check_version}): {problem}", call, round_)
+
+
+def _input_required(state: BuildState, call: Call, round_: Round, result: JsonObject) -> None:
+    if not allows_input_required(round_.method):
+        state.on_round("input-required-forbidden", f"{round_.method} answered input_required", call, round_)
+    for problem in lint.input_required_problems(result):
+        state.on_round("malformed-input-required", problem, call, round_)
+    requests = result.get("inputRequests")
+    if isinstance(requests, dict):
+        round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
+        _check_forms(state, call, round_)
+    request_state = result.get("requestState")
+    if isinstance(request_state, str):
+        round_.request_state = RequestState(request_state)
+
+
+def _check_forms(state: BuildState, call: Call, round_: Round) -> None:
+    """A form elicitation whose requestedSchema the spec does not allow (nested objects, $ref, unknown types):
+    the form falls back to a JSON editor, and the server author should know."""
+    for key, request in round_.input_requests.items():
+        params = request.get("params")
+        if request.get("method") != "elicitation/create" or not isinstance(params, dict):
+            continue
+        if params.get("mode", "form") != "form":
+            continue
+        reason = unsupported_reason(params.get("requestedSchema"))
+        if reason is not None:
+            where = f"input {key!r}" if key else "elicitation/create"
+            state.on_round("unsupported-schema", f"{where}: {reason}", call, round_)
+
+
+def _server_identity(state: BuildState, method: str, result: JsonObject) -> None:
+    if method == "initialize":
+        info = result.get("serverInfo")
+        version = result.get("protocolVersion")
+        if isinstance(version, str):
+            state.legacy_version = version
+    else:
+        meta = result.get("_meta")
+        info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
+    state.timeline.server_info = info if isinstance(info, dict) else state.timeline.server_info
+    caps = result.get("capabilities")
+    state.timeline.server_capabilities = caps if isinstance(caps, dict) else state.timeline.server_capabilities
+    instructions = result.get("instructions")
+    state.timeline.instructions = instructions if isinstance(instructions, str) else state.timeline.instructions
+    state.timeline.emit(SessionChanged())
+
+
+def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+    message = parsed.message or {}
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    assert isinstance(params, dict)
+    target: tuple[Call, Round] | None = None
+    token = params.get("progressToken")
+    token = token if isinstance(token, int | str) else None  # a malformed token (a list) must not break lookup
+    if parsed.method == "notifications/progress" and token in state.progress:
+        round_ = state.progress[token]
+        target = (_call_of(state, round_), round_)
+    elif isinstance(reply_to, int | str) and reply_to in state.in_flight:
+        flight = state.in_flight[reply_to]
+        target = (flight.call, flight.round)
+    elif state.in_flight:
+        flight = list(state.in_flight.values())[-1]
+        target = (flight.call, flight.round)
+    if parsed.method == "notifications/message":
+        level = params.get("level")
+        data = params.get("data")
+        text = data if isinstance(data, str) else classify_text(data)
+        logger = params.get("logger")
+        prefix = f"{logger}: " if isinstance(logger, str) else ""
+        state.console(ConsoleLine(wire.at, "log", prefix + text, str(level) if level is not None else None))
+    if target is None:
+        state.timeline.unmatched.append(wire)
+        return
+    call, round_ = target
+    round_.notifications.append(wire)
+    state.timeline.emit(RoundUpdated(call, round_))
+
+
+def _call_of(state: BuildState, round_: Round) -> Call:
+    for call in reversed(state.timeline.calls):
+        if round_ in call.rounds:
+            return call
+    raise LookupError("round without a call")
+
+
+def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+    call = state.owner_of_server_request(reply_to)
+    if call is None:
+        state.timeline.unmatched.append(wire)
+        return
+    message = parsed.message or {}
+    params = message.get("params")
+    round_ = Round(
+        index=len(call.rounds) + 1,
+        kind="server-request",
+        request_id=parsed.id,
+        method=parsed.method or "",
+        request=wire,
+    )
+    if parsed.method in INPUT_REQUEST_METHODS:
+        request: JsonObject = {"method": parsed.method}
+        if isinstance(params, dict):
+            request["params"] = params
+        round_.input_requests = {"": request}
+    if state.timeline.era is not None and state.timeline.era.era == "modern":
+        state.on_round("server-request-in-modern", f"the server sent a {parsed.method} request", call, round_)
+    call.rounds.append(round_)
+    _check_forms(state, call, round_)
+    if parsed.id is not None:
+        state.server_requests[parsed.id] = (call, round_)
+    state.timeline.emit(RoundStarted(call, round_))
+
+
+def _request_params(round_: Round) -> JsonObject:
+    message = round_.request.message or {}
+    params = message.get("params")
+    return params if isinstance(params, dict) else {}
+
+
+def classify_text(value: Any) -> str:
+    """A log payload that is not a string, as compact JSON."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)

@@ -3,6 +3,10 @@
 They are immutable by contract, and the type checker enforces it (``frozen_default``), but they are built as plain
 slotted dataclasses: a frozen dataclass sets each field through ``object.__setattr__``, which makes construction
 about four times slower (650 ns against 160 ns for four fields), and a round trip builds half a dozen of them.
+
+End to end it matters: ``tests/perf/bench_instructions.py`` (callgrind, 1,000 sequential stdio ``tools/call``)
+counted 477,000-480,000 instructions a call with these values and 509,000-512,000 with ``frozen=True`` dataclasses
+in their place, 6.7% more for the whole call, twice each.
 """
 
 from __future__ import annotations

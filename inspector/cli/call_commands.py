@@ -11,7 +11,7 @@ from rich.console import Console
 from inspector.cli.options import ConnectOptions, Group, connects, json_object
 from inspector.cli.run import connect_or_report, run_and_exit
 from inspector.cli.wiring import build_session, run_loop
-from inspector.headless.load import run_load
+from inspector.headless.load_runner import run_load
 from inspector.protocol.methods import CATALOG
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession

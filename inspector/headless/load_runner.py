@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,12 +29,13 @@ class LoadReport:
         return self.calls / self.seconds if self.seconds > 0 else 0.0
 
     def percentile(self, p: float) -> float:
-        """Latency percentile (nearest rank), 0 when nothing ran."""
+        """Latency percentile by nearest rank (the smallest value with at least p% of the calls at or below it),
+        0 when nothing ran."""
         if not self.latencies_ms:
             return 0.0
         ordered = sorted(self.latencies_ms)
-        rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
-        return ordered[rank]
+        rank = min(len(ordered), max(1, math.ceil(p / 100 * len(ordered))))
+        return ordered[rank - 1]
 
     def to_json(self) -> JsonObject:
         """The --json document."""

@@ -1,0 +1,39 @@
+"""The load runner: C concurrent callers until the duration is over; rate, errors and latency percentiles."""
+
+from __future__ import annotations
+
+import asyncio
+
+from inspector.headless.load_runner import LoadReport, run_load
+from inspector.session.outcome import Outcome
+
+
+async def test_every_worker_calls_until_the_deadline_and_failures_are_counted() -> None:
+    now = [0.0]
+    made = 0
+    in_flight = 0
+    most = 0
+
+    async def call() -> Outcome:
+        nonlocal made, in_flight, most
+        made += 1
+        in_flight += 1
+        most = max(most, in_flight)
+        await asyncio.sleep(0)
+        now[0] += 0.001  # a deterministic clock: every call takes 1 ms of it
+        in_flight -= 1
+        return Outcome(made, "complete" if made % 4 else "tool-error")
+
+    report = await run_load(call, duration=0.1, concurrency=3, clock=lambda: now[0])
+    assert report.calls == made and report.calls >= 100
+    assert most == 3, "three callers were in flight together"
+    assert report.errors == made // 4, "a tool error counts as an error"
+    assert report.to_json()["callsPerSecond"] > 0
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    report = LoadReport(calls=10, errors=0, seconds=1.0, latencies_ms=[float(n) for n in range(1, 11)])
+    assert (report.percentile(50), report.percentile(90), report.percentile(99)) == (5.0, 9.0, 10.0)
+    doc = report.to_json()
+    assert doc["latencyMs"]["min"] == 1.0 and doc["latencyMs"]["max"] == 10.0 and doc["callsPerSecond"] == 10.0
+    assert LoadReport(0, 0, 0.0, []).to_json()["latencyMs"]["p50"] == 0

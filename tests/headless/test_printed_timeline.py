@@ -1,0 +1,44 @@
+"""The printed timeline (``inspector call`` without ``--json``, ``replay --print``): each call with its rounds, the
+input requests and who answered them, the requestState facts and the echo verdict, findings, the gist of the result.
+"""
+
+from __future__ import annotations
+
+from headless_support import capture_timeline, printed
+
+from inspector.session import records
+from inspector.session.builder import build_timeline
+
+
+def test_an_mrtr_call_prints_its_rounds_answers_and_the_echo_verdict() -> None:
+    text = printed(capture_timeline("py-sdk-stdio-raw-mrtr.jsonl"))
+    assert "inspector" in text.splitlines()[0] and "modern 2026-07-28" in text.splitlines()[0]
+    assert "input_required" in text, "the round that asked is shown as such"
+    assert "requestState" in text and "sha256" in text
+    assert "echoed unchanged ✓" in text, "the retry carried the state byte for byte"
+    assert "⇒" in text, "the result's text is shown"
+
+
+def test_a_legacy_server_request_prints_as_a_round_of_its_call() -> None:
+    text = printed(capture_timeline("everything-stdio-legacy.jsonl"))
+    assert "legacy" in text.splitlines()[0]
+    assert "server → " in text or "complete" in text
+
+
+def test_server_text_is_printed_literally_never_as_markup_or_escapes() -> None:
+    name = "[bold red]boom[/] \x1b[2J\x1b]0;title\x07"
+    timeline = build_timeline(
+        [
+            records.call_started(0.0, 1, "tools/call", {"name": name}),
+            records.wire(0.0, "c2s", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}', call=1),
+            records.wire(
+                0.1,
+                "s2c",
+                '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[red]hi[/] \\u001b[31mred"}]}}',
+            ),
+        ]
+    )
+    text = printed(timeline)
+    assert "[bold red]boom[/]" in text, "markup is shown as the characters it is"
+    assert "\x1b" not in text, "no escape sequence reaches the terminal"
+    assert "[red]hi[/]" in text and "␛" in text

@@ -1,0 +1,1 @@
+"""Targets: what the user points the inspector at, parsed once (``target``)."""

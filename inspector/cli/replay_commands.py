@@ -26,7 +26,7 @@ from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, sa
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
-from inspector.protocol.display import one_line, printable
+from inspector.protocol.sanitize import clean, one_line
 from inspector.replay.diff import PatternError, parse_pattern
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
@@ -54,7 +54,7 @@ def _say_problems(problems: list[Problem]) -> None:
     console = error_console()
     for problem in problems:
         style = "bold red" if problem.severity == "error" else "bold yellow"
-        console.print(Text(f"{problem.severity}: ", style=style) + Text(printable(problem.describe())))
+        console.print(Text(f"{problem.severity}: ", style=style) + Text(clean(problem.describe())))
 
 
 def _era_mode(era: str, recorded: Timeline) -> EraMode:
@@ -224,7 +224,7 @@ def sessions(as_json: JsonOpt = False) -> None:
     warnings: list[str] = []
     keep = limits(warnings)
     for warning in warnings:
-        error_console().print(Text("warning: ", style="bold yellow") + Text(printable(warning)))
+        error_console().print(Text("warning: ", style="bold yellow") + Text(clean(warning)))
     found = list_sessions(folder)
     if as_json:
         doc = {

@@ -17,7 +17,8 @@ from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.render import print_timeline
-from inspector.protocol.display import printable
+from inspector.protocol.redact import Redactor
+from inspector.protocol.sanitize import clean
 from inspector.session.outcome import Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
@@ -32,18 +33,19 @@ def error_console() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def say_error(message: str, hint: str = "") -> None:
-    """Print 'error: what happened' and 'try: what to do' on stderr."""
+def say_error(message: str, hint: str = "", *, redactor: Redactor | None = None) -> None:
+    """Print 'error: what happened' and 'try: what to do' on stderr, server text sanitized, secrets redacted."""
     console = error_console()
-    console.print(Text("error: ", style="bold red") + Text(printable(message)))
+    redact = redactor.redact if redactor is not None else str
+    console.print(Text("error: ", style="bold red") + Text(clean(redact(message))))
     if hint:
-        console.print(Text("try: ", style="bold") + Text(printable(hint)))
+        console.print(Text("try: ", style="bold") + Text(clean(redact(hint))))
 
 
 def say_server_stderr(lines: list[str]) -> None:
-    """The server's last stderr lines (what it said before it failed), on our stderr."""
+    """The server's last stderr lines (what it said before it failed; from the timeline, so redacted)."""
     for line in lines[-20:]:
-        error_console().print(Text("  server: ", style="dim") + Text(printable(line)))
+        error_console().print(Text("  server: ", style="dim") + Text(clean(line)))
 
 
 async def connect_or_report(session: InspectorSession, *, as_json: bool = False) -> bool:
@@ -52,17 +54,17 @@ async def connect_or_report(session: InspectorSession, *, as_json: bool = False)
     try:
         await session.connect()
     except (ConnectError, TransportStartError) as failure:
-        say_error(failure.message, failure.hint)
+        say_error(failure.message, failure.hint, redactor=session.redactor)
         stderr = getattr(failure, "stderr", None) or [
             line.text for line in session.timeline.console if line.source == "stderr"
         ]
-        say_server_stderr(stderr)
+        say_server_stderr([session.redact(line) for line in stderr])
         if as_json:
             doc = {
                 "status": "failed",
                 "exitCode": EXIT_CONNECT,
-                "detail": failure.message,
-                "hint": failure.hint,
+                "detail": session.redact(failure.message),
+                "hint": session.redact(failure.hint),
                 "findings": [finding_json(f) for f in session.timeline.findings],
             }
             print(json.dumps(doc, ensure_ascii=False, indent=2))
@@ -128,7 +130,7 @@ async def run_operation(
         call = session.call(outcome.call_index)
         print_timeline(console, session.timeline, calls=None if show_all_calls else [call])
         if outcome.status != "complete" and outcome.detail:
-            say_error(f"{call.method} ended {outcome.status}: {outcome.detail}")
+            say_error(f"{call.method} ended {outcome.status}: {outcome.detail}", redactor=session.redactor)
         if outcome.status == "failed":
             # The detail says "see the server's stderr": headless, there is no console pane to see it in.
             say_server_stderr([c.text for c in session.timeline.console if c.source == "stderr"])

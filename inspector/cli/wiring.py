@@ -17,6 +17,7 @@ from typing import Final, TypeVar
 from inspector import __version__
 from inspector.answers.base import AnswerSource
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN
+from inspector.protocol.redact import Redactor
 from inspector.session import records
 from inspector.session.heap import FreezingHeap
 from inspector.session.recorder import Recorder
@@ -70,8 +71,8 @@ def open_recorder(path: Path | None, target: Target, era: str, transport_kind: s
     if path is None:
         return None
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    header = records.header(target.spec, transport_kind, era, started=started, inspector_version=__version__)
-    return Recorder(path, header, secrets=target.secrets())
+    spec = Redactor(target.secrets()).redact(target.spec)
+    return Recorder(path, records.header(spec, transport_kind, era, started=started, inspector_version=__version__))
 
 
 def build_session(
@@ -99,6 +100,7 @@ def build_session(
         modern_version=modern_version,
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
+        secrets=target.secrets(),
     )
 
 

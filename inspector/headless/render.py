@@ -1,6 +1,6 @@
 """Prints the timeline with rich: one block per call, one line per round, as the TUI's timeline reads.
 
-Server text goes through ``printable`` and into ``Text`` objects, never markup strings, so a tool named
+Server text goes through ``sanitize.clean`` and into ``Text`` objects, never markup strings, so a tool named
 ``[bold red]x`` prints as those characters and an escape sequence cannot touch the terminal.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from inspector.protocol.display import one_line, printable
+from inspector.protocol.sanitize import clean, one_line
 from inspector.session.timeline import Call, Finding, Round, Timeline
 
 STATUS_STYLE = {
@@ -117,7 +117,7 @@ def call_block(call: Call) -> RenderableType:
         lines.extend(round_lines(round_, i == len(rounds) - 1))
     lines.extend(finding_line(f) for f in call.findings)
     if call.status_detail and call.status != "complete":
-        lines.append(Text("  " + printable(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
+        lines.append(Text("  " + clean(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
     gist = result_gist(call.result)
     if gist is not None:
         lines.append(gist)

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from inspector.protocol.display import one_line
+from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import Difference
 from inspector.replay.rerun import Comparison, RerunReport
 from inspector.session.timeline import Call

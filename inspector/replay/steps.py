@@ -15,8 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from inspector.protocol.display import one_line
 from inspector.protocol.jsonrpc import classify
+from inspector.protocol.sanitize import one_line
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import Record, raw_text
 from inspector.session.timeline import Call, CallFinished

@@ -87,4 +87,13 @@ class CallLedger:
     def _finished(self, outcome: Outcome) -> Outcome:
         if self.heap is not None:
             self.heap.call_finished()
+        redactor = self.log.redactor
+        if redactor is not None:  # what a face prints from the outcome is as redacted as the timeline
+            return Outcome(
+                outcome.call_index,
+                outcome.status,
+                redactor.redact_value(outcome.result),
+                redactor.redact_value(outcome.error),
+                redactor.redact(outcome.detail),
+            )
         return outcome

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LATEST_MODERN
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
+from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session import handshake
 from inspector.session.connection import Connection
@@ -60,9 +61,12 @@ class InspectorSession:
         modern_version: str = LATEST_MODERN,
         heap: HeapPolicy | None = None,
         reply_poll_s: float = 0.0,
+        secrets: Iterable[str] = (),
     ) -> None:
-        self.log = SessionLog(clock, recorder, timeline)
-        self.log.timeline.target = transport.describe()
+        self.redactor = Redactor(secrets)
+        """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
+        self.log = SessionLog(clock, recorder, timeline, self.redactor)
+        self.log.timeline.target = self.redactor.redact(transport.describe())
         self.log.timeline.transport = transport.kind
         self.connection = Connection(transport, self.log, reply_poll_s=reply_poll_s)
         self.ledger = CallLedger(self.log, answers, heap)
@@ -89,6 +93,10 @@ class InspectorSession:
     def transport(self) -> Transport:
         """The transport under the connection."""
         return self.connection.transport
+
+    def redact(self, text: str) -> str:
+        """``text`` (an error message, a line of the server's stderr) with the target's secrets taken out."""
+        return self.redactor.redact(text)
 
     def call(self, index: int) -> Call:
         """Call ``index`` on the timeline, with every round the wire has told of so far."""

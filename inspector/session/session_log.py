@@ -1,4 +1,6 @@
-"""Where records go: the recorder (when recording), then the timeline builder, strictly in the order they came.
+"""Where records go: the recorder (when recording), then the timeline builder, strictly in the order they came,
+with every secret redacted first (``protocol.redact``): what the recording, the timeline and so every face holds is
+the same redacted text, and a replay of the recording builds the timeline the live session showed.
 
 Records can be queued instead of written at once, so the bookkeeping of a reply (its line in the recording, its
 round on the timeline, the mcp-types validation) does not sit between the reply's arrival and the next request: a
@@ -14,7 +16,8 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 
-from inspector.protocol.jsonrpc import WireParse
+from inspector.protocol.jsonrpc import WireParse, classify
+from inspector.protocol.redact import Redactor
 from inspector.session import records
 from inspector.session.builder import TimelineBuilder
 from inspector.session.recorder import Recorder
@@ -27,11 +30,17 @@ class SessionLog:
     """The recorder and the timeline builder behind one ordered queue."""
 
     def __init__(
-        self, clock: Callable[[], float], recorder: Recorder | None = None, timeline: Timeline | None = None
+        self,
+        clock: Callable[[], float],
+        recorder: Recorder | None = None,
+        timeline: Timeline | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         self.clock = clock
         self.t0 = clock()
         self.recorder = recorder
+        self.redactor = redactor if redactor else None
+        """Secrets to take out of every record (None: there are none, and records are not scanned)."""
         self.builder = TimelineBuilder(timeline)
         self._queue: deque[_Queued] = deque()
         self._flushing = False
@@ -65,12 +74,16 @@ class SessionLog:
     # ------------------------------------------------------------------------------------------------ writing
     def write(self, record: records.Record, parsed: WireParse | None = None) -> None:
         """Record, then apply to the timeline, after everything queued before it."""
+        if self.redactor is not None:
+            record, parsed = self._redacted(record, parsed)
         self._queue.append((record, parsed))
         self.flush()
 
     def queue(self, record: records.Record, parsed: WireParse | None = None) -> None:
         """Write ``record`` later, still before anything written after it (see the module's docstring). The next
         write writes it; call ``flush_soon`` (after resolving what the record answers) when none may come."""
+        if self.redactor is not None:
+            record, parsed = self._redacted(record, parsed)
         self._queue.append((record, parsed))
 
     def after_queued(self, action: Callable[[], None]) -> None:
@@ -114,6 +127,21 @@ class SessionLog:
                     batch = []
         finally:
             self._flushing = False
+
+    def _redacted(self, record: records.Record, parsed: WireParse | None) -> tuple[records.Record, WireParse | None]:
+        """The record with every secret replaced; a wire message whose text changed is parsed again from it."""
+        redactor = self.redactor
+        assert redactor is not None
+        text = records.raw_text(record)
+        if text is not None and not redactor.found(text):
+            if len(record) <= 4:  # t, dir, raw|msg, call: nothing else could hold a secret
+                return record, parsed
+        elif text is not None:
+            cleaned = redactor.redact(text)
+            rest = {k: v for k, v in record.items() if k not in ("raw", "msg")}
+            record = {**redactor.redact_value(rest), "raw": cleaned}
+            return record, (classify(cleaned) if parsed is not None else None)
+        return redactor.redact_value(record), parsed
 
     def _scheduled_flush(self) -> None:
         self._flush_scheduled = False

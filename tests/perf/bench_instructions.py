@@ -61,8 +61,10 @@ def count(calls: int, concurrency: int, folder: Path) -> int:
     server = Path(__file__).resolve().with_name("echo_server.py")
     out = folder / f"callgrind.{calls}.out"
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(script)]
-        + [str(calls), str(concurrency), str(server)],
+        [
+            *("valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(script)),
+            *(str(calls), str(concurrency), str(server)),
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -7,6 +7,7 @@ import asyncio
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,11 @@ from session_support import BAD_SERVER, live_session, read_jsonl
 
 from inspector.answers.build import build_answer_source
 from inspector.cli.wiring import build_session, open_recorder
+from inspector.protocol.redact import REDACTED, Redactor
 from inspector.session import records
-from inspector.session.recorder import REDACTED, Recorder
+from inspector.session.recorder import Recorder
 from inspector.session.records import raw_text
+from inspector.session.session_log import SessionLog
 from inspector.session.timeline import CallFinished, RoundStarted, TimelineEvent
 from inspector.targets.target import Target
 
@@ -100,7 +103,7 @@ async def test_secret_env_values_and_bearer_tokens_never_reach_the_recording(tmp
             echoed = await session.call_tool("echo", {"bearer": bearer, "token": token})
     finally:
         await session.close()
-    assert whoami.result is not None and whoami.result["content"][0]["text"] == f"token={token}", "the server saw it"
+    assert whoami.result is not None and whoami.result["content"][0]["text"] == f"token={REDACTED}", "shown redacted"
     assert echoed.status == "complete"
     escaped = json.dumps(token, ensure_ascii=False)[1:-1]
     assert any(escaped in t["raw"] for t in read_jsonl(transcript)), "the secret really crossed the pipe"
@@ -128,19 +131,69 @@ def strings_in(value: Any) -> list[str]:
     return []
 
 
-def test_open_recorder_redacts_marked_headers_and_env(tmp_path: Path) -> None:
+def test_marked_headers_and_env_are_redacted_from_every_record(tmp_path: Path) -> None:
     target = Target.from_spec(
-        "https://example.com/mcp",
+        "https://example.com/mcp?key=url-key-5555",
         headers={"X-Team-Key": "team-key-9999", "X-Plain": "visible-value"},
-        env={"API_TOKEN": "env-token-7777"},
-        secret_names={"x-team-key", "API_TOKEN"},
+        env={"API_TOKEN": "env-token-7777", "URL_KEY": "url-key-5555"},
+        secret_names={"x-team-key", "API_TOKEN", "url_key"},
     )
     path = tmp_path / "r.jsonl"
     recorder = open_recorder(path, target, "auto", "http")
     assert recorder is not None
-    recorder.write(records.stderr(0.1, "team-key-9999 env-token-7777 visible-value"))
-    recorder.write(records.wire(0.2, "s2c", json.dumps({"echo": "team-key-9999", "env": "env-token-7777"})))
+    log = SessionLog(time.monotonic, recorder, redactor=Redactor(target.secrets()))
+    log.write(records.stderr(0.1, "team-key-9999 env-token-7777 visible-value"))
+    log.write(records.wire(0.2, "s2c", json.dumps({"echo": "team-key-9999", "env": "env-token-7777"})))
     recorder.close()
     text = path.read_text(encoding="utf-8")
-    assert "team-key-9999" not in text and "env-token-7777" not in text
-    assert "visible-value" in text
+    assert "team-key-9999" not in text and "env-token-7777" not in text and "url-key-5555" not in text
+    assert "visible-value" in text and "https://example.com/mcp?key=[redacted]" in text
+    assert [line.text for line in log.timeline.console] == ["[redacted] [redacted] visible-value"]
+
+
+async def test_a_secret_the_server_echoes_encoded_never_reaches_the_recording_the_json_or_the_errors(
+    tmp_path: Path,
+) -> None:
+    from rich.console import Console
+
+    from inspector.headless.document import outcome_document
+    from inspector.headless.render import print_timeline
+
+    token = "tok-0123456789-secret"
+    target = Target.from_spec(
+        shlex.join([sys.executable, str(BAD_SERVER), "ok"]),
+        env={"BAD_SERVER_TOKEN": token},
+        secret_names={"BAD_SERVER_TOKEN"},
+    )
+    path = tmp_path / "leak.jsonl"
+    session = build_session(target, build_answer_source(), record=path)
+    try:
+        await session.connect()
+        async with asyncio.timeout(20):
+            leaked = await session.call_tool("leak", {})
+            refused = await session.call_tool("leak-error", {})
+    finally:
+        await session.close()
+    assert leaked.status == "complete" and refused.status == "error"
+    console = Console(record=True, width=400, color_system=None)
+    print_timeline(console, session.timeline)
+    shown = {
+        "recording": path.read_text(encoding="utf-8"),
+        "printed timeline": console.export_text(),
+        "--json": json.dumps(outcome_document(leaked, session.timeline)) + json.dumps(refused.error),
+        "error detail": refused.detail,
+        "stderr on the console": "\n".join(line.text for line in session.timeline.console),
+    }
+    forms = leaked_forms(token)
+    for where, text in shown.items():
+        assert REDACTED in text, where
+        for form in forms:
+            assert form not in text, f"{form!r} reached the {where}"
+
+
+def leaked_forms(token: str) -> list[str]:
+    """What the fixture's ``leak`` tool sends (its own list, so the test and the server agree)."""
+    sys.path.insert(0, str(BAD_SERVER.parent))
+    from bad_server import leaked_forms as forms
+
+    return forms(token)

@@ -1,0 +1,70 @@
+"""The one sanitizer for server text: what reaches a terminal, a printed line, an error message or the clipboard.
+
+Rich markup is never interpreted because every face builds ``rich.text.Text`` objects from server text; this module
+takes care of what ``Text`` would still pass to the terminal, and of what a person could not see:
+
+- C0 and C1 control characters, DEL, and so every escape sequence (ESC is shown as ``␛``, the rest of the sequence
+  stays as the visible characters it is): nothing can clear the screen, move the cursor, set a title, or
+  overwrite a line with a carriage return;
+- format characters (Unicode category Cf): the bidi embeddings, overrides, isolates and marks that reorder what
+  is shown ("trojan source"), zero-width spaces and joiners, the word joiner, the byte-order mark, soft hyphens,
+  tag characters;
+- line and paragraph separators (U+2028, U+2029), which some terminals and editors break lines on;
+- characters that draw nothing but are letters or marks to Unicode (the Hangul fillers, the braille blank,
+  variation selectors, the combining grapheme joiner), so that two names that look the same can be told apart.
+
+Each is replaced by a visible stand-in: a control picture for C0 controls (``␛``, ``␍``, ``␀``), ``␡`` for DEL,
+``⟨U+202E⟩`` for the others. Tabs are kept; newlines are kept in multi-line text and shown as ``⏎`` on one line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# Unicode's Cc, Cf, Zl and Zp (checked against ``unicodedata`` by tests/protocol/test_sanitize.py, with room for
+# later Unicode versions), and the invisible letters and marks named in the module docstring.
+_HIDDEN_RANGES: Final = (
+    "\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2"
+    "\u115f\u1160\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef"
+)
+_HIDDEN: Final = re.compile(f"[\x00-\x1f{_HIDDEN_RANGES}]")
+_HIDDEN_BUT_LINES: Final = re.compile(f"[\x00-\x08\x0b-\x1f{_HIDDEN_RANGES}]")
+"""Everything hidden but tab and newline (a carriage return is hidden: it would overwrite the line)."""
+_NEWLINES: Final = re.compile("\r\n|\n")
+
+
+def _stand_in(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode "control picture": ␛ for ESC, ␍ for CR, ␀ for NUL
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"⟨U+{code:04X}⟩"
+
+
+def clean(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` with every hidden or controlling character made visible; tabs are kept, and newlines (a CRLF is
+    one newline) unless ``keep_newlines`` is False, when each is ``⏎``."""
+    if _HIDDEN.search(text) is None:  # the common case: one scan, no copy
+        return text
+    if keep_newlines:
+        return _HIDDEN_BUT_LINES.sub(_stand_in, text.replace("\r\n", "\n"))
+    return _HIDDEN_BUT_LINES.sub(_stand_in, _NEWLINES.sub("⏎", text))
+
+
+def one_line(text: str, limit: int | None = 200) -> str:
+    """``clean(text)`` on one line (newlines as ⏎, tabs as spaces), cut to ``limit`` characters with an ellipsis."""
+    flat = clean(text, keep_newlines=False).replace("\t", " ")
+    if limit is not None and len(flat) > limit:
+        return flat[: max(limit - 1, 0)] + "…"
+    return flat
+
+
+def has_hidden(text: str) -> bool:
+    """True when ``text`` holds a character ``clean`` would replace (tabs and newlines count: a URL or a name has
+    no business holding one)."""
+    return _HIDDEN.search(text) is not None

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 
 from inspector.transport.base import HttpExchange, OutgoingMessage
-from inspector.transport.http_core import HttpCore
 from inspector.transport.http_faults import (
     FaultText,
     exception_fault,
@@ -25,15 +25,26 @@ from inspector.transport.http_faults import (
 )
 from inspector.transport.sse import SseParser
 
+if TYPE_CHECKING:
+    from inspector.transport.http_channel import HttpChannel
+
 EVENT_STREAM = "text/event-stream"
 DELETE_TIMEOUT = 5.0
 
+ServerStreamState = Literal["not-opened", "open", "reconnecting", "unsupported", "ended"]
 
-class LegacyStreams(HttpCore):
-    """GET streams (standalone and resuming) and the closing DELETE."""
 
-    _server_stream: asyncio.Task[None] | None = None
-    _server_stream_session: str | None = None
+class LegacyStreams:
+    """The standalone GET stream, the resumption of cut request streams, and the DELETE that ends a session."""
+
+    def __init__(self, channel: HttpChannel, default_retry_ms: int, max_reconnect_attempts: int) -> None:
+        self._channel = channel
+        self._default_retry_ms = default_retry_ms
+        self._max_reconnect_attempts = max_reconnect_attempts
+        self.state: ServerStreamState = "not-opened"
+        """The standalone GET stream. ``unsupported``: the server answered 405, it offers none (not a fault)."""
+        self._server_stream: asyncio.Task[None] | None = None
+        self._server_stream_session: str | None = None
 
     async def open_server_stream(self) -> None:
         """Open the standalone GET stream; return once the server answered it (405: it offers none, no fault).
@@ -41,16 +52,14 @@ class LegacyStreams(HttpCore):
         A stream still running (or reconnecting) for an earlier session is replaced: its event ids and its session
         died with that session.
         """
-        if self._client is None or self._closing is not None:
-            return
         if self._server_stream is not None and not self._server_stream.done():
-            if self._server_stream_session == self._session_id:
+            if self._server_stream_session == self._channel.session_id:
                 return
             self._server_stream.cancel()
             await asyncio.wait({self._server_stream})
-        self._server_stream_session = self._session_id
+        self._server_stream_session = self._channel.session_id
         answered = asyncio.Event()
-        self._server_stream = self._spawn(self._run_server_stream(answered))
+        self._server_stream = self._channel.spawn(self._run_server_stream(answered))
         waiter = asyncio.ensure_future(answered.wait())
         try:
             await asyncio.wait({self._server_stream, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -58,7 +67,7 @@ class LegacyStreams(HttpCore):
             waiter.cancel()
 
     def _get_headers(self, protocol_version: str | None, last_event_id: str | None) -> httpx.Headers:
-        headers = self._request_headers({}, protocol_version, accept=EVENT_STREAM, content=False)
+        headers = self._channel.request_headers({}, protocol_version, accept=EVENT_STREAM, content=False)
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
         return headers
@@ -67,7 +76,6 @@ class LegacyStreams(HttpCore):
         return (retry_ms if retry_ms is not None else self._default_retry_ms) / 1000
 
     async def _run_server_stream(self, answered: asyncio.Event) -> None:
-        assert self._client is not None
         last_id: str | None = None
         retry_ms: int | None = None
         failures = 0
@@ -76,47 +84,51 @@ class LegacyStreams(HttpCore):
         try:
             while True:
                 if not first:
-                    self.server_stream_state = "reconnecting"
+                    self.state = "reconnecting"
                     await asyncio.sleep(self._delay(retry_ms))
-                headers = self._get_headers(self._protocol_version, last_id)
-                sent_session = self._session_id
-                start = self._clock()
-                request = HttpExchange("GET", self.url, self._redact(headers))
+                headers = self._get_headers(self._channel.protocol_version, last_id)
+                sent_session = self._channel.session_id
+                start = self._channel.clock()
+                request = HttpExchange("GET", self._channel.url, self._channel.redact(headers))
                 try:
-                    async with self._client.stream("GET", self.url, headers=headers) as response:
-                        self._note_session(response)
-                        make = self._exchange_factory(request, response, start)
+                    async with self._channel.client.stream("GET", self._channel.url, headers=headers) as response:
+                        self._channel.note_session(response)
+                        make = self._channel.exchange_factory(request, response, start)
                         status = response.status_code
                         if status == 405:
-                            self.server_stream_state = "unsupported"
+                            self.state = "unsupported"
                             return
                         if status == 404 and sent_session is not None:
-                            self._session_expired(sent_session, None, make())
+                            self._channel.expire_session(sent_session, None, make())
                             return
                         if not (
                             200 <= status < 300 and media_type(response.headers.get("content-type")) == EVENT_STREAM
                         ):
                             text = (await response.aread()).decode("utf-8", errors="replace")
-                            self._fault(self._get_refused(status, response.headers, text), None, make(excerpt(text)))
+                            self._channel.fault(
+                                self._get_refused(status, response.headers, text), None, make(excerpt(text))
+                            )
                             return
-                        self.server_stream_state = "open"
+                        self.state = "open"
                         answered.set()
                         parser = SseParser(last_id, retry_ms)
-                        _, error, seen = await self._consume_sse(response, parser, None, make)
+                        _, error, seen = await self._channel.consume_sse(response, parser, None, make)
                         progressed = seen > 0 or parser.last_event_id != last_id
                         last_id, retry_ms = parser.last_event_id or last_id, parser.retry_ms
                         failures = 0 if progressed and error is None else failures + 1
                         last_error = error or "the server closed the stream"
                 except httpx.HTTPError as exc:
                     if first:
-                        self._fault(exception_fault(exc, self.url, response_started=False), None, request)
+                        self._channel.fault(
+                            exception_fault(exc, self._channel.url, response_started=False), None, request
+                        )
                         return
                     failures += 1
                     last_error = exc
                 first = False
                 answered.set()
                 if failures >= self._max_reconnect_attempts:
-                    self._fault(
+                    self._channel.fault(
                         FaultText(
                             "server-stream-lost",
                             f"the GET stream is gone after {failures} failed reconnections: {last_error}",
@@ -128,8 +140,8 @@ class LegacyStreams(HttpCore):
                     return
         finally:
             answered.set()
-            if self.server_stream_state in ("open", "reconnecting"):
-                self.server_stream_state = "ended"
+            if self.state in ("open", "reconnecting"):
+                self.state = "ended"
 
     def _get_refused(self, status: int, headers: httpx.Headers, text: str) -> FaultText:
         if 200 <= status < 300:
@@ -142,41 +154,43 @@ class LegacyStreams(HttpCore):
         return status_fault(
             status,
             method="GET",
-            url=self.url,
+            url=self._channel.url,
             headers=headers,
             body_excerpt=excerpt(text),
-            sent_authorization=self._sent_authorization,
+            sent_authorization=self._channel.sent_authorization,
         )
 
-    async def _resume(
-        self, message: OutgoingMessage, last_id: str, retry_ms: int | None, exchange: HttpExchange | None
+    async def resume(
+        self, message: OutgoingMessage, last_id: str, retry_ms: int | None, exchange: HttpExchange
     ) -> None:
         """Resume a request's cut stream with GET + ``Last-Event-ID`` until its response arrives or we give up."""
-        assert self._client is not None and message.request_id is not None
+        assert message.request_id is not None
         request_id = message.request_id
         failures = 0
         last_error: object = None
         while True:
             await asyncio.sleep(self._delay(retry_ms))
             headers = self._get_headers(message.protocol_version, last_id)
-            sent_session = self._session_id
-            start = self._clock()
-            request = HttpExchange("GET", self.url, self._redact(headers))
+            sent_session = self._channel.session_id
+            start = self._channel.clock()
+            request = HttpExchange("GET", self._channel.url, self._channel.redact(headers))
             try:
-                async with self._client.stream("GET", self.url, headers=headers) as response:
-                    self._note_session(response)
-                    make = self._exchange_factory(request, response, start)
+                async with self._channel.client.stream("GET", self._channel.url, headers=headers) as response:
+                    self._channel.note_session(response)
+                    make = self._channel.exchange_factory(request, response, start)
                     exchange = make()
                     status = response.status_code
                     if status == 404 and sent_session is not None:
-                        self._session_expired(sent_session, request_id, exchange)
+                        self._channel.expire_session(sent_session, request_id, exchange)
                         return
                     if status == 405:
-                        self._stream_cut(request_id, exchange, "the server cannot resume it: GET answered 405", "")
+                        self._channel.stream_cut(
+                            request_id, exchange, "the server cannot resume it: GET answered 405", ""
+                        )
                         return
                     if 200 <= status < 300 and media_type(response.headers.get("content-type")) == EVENT_STREAM:
                         parser = SseParser(last_id, retry_ms)
-                        answered, error, _ = await self._consume_sse(response, parser, request_id, make)
+                        answered, error, _ = await self._channel.consume_sse(response, parser, request_id, make)
                         if answered:
                             return
                         progressed = parser.last_event_id not in (None, last_id)
@@ -192,21 +206,24 @@ class LegacyStreams(HttpCore):
                 failures += 1
                 last_error = exc
             if failures >= self._max_reconnect_attempts:
-                self._stream_cut(request_id, exchange, f"{last_error}; resuming gave up after {failures} tries", "")
+                self._channel.stream_cut(
+                    request_id, exchange, f"{last_error}; resuming gave up after {failures} tries", ""
+                )
                 return
 
-    async def _delete_session(self) -> str:
+    async def delete_session(self) -> str:
         """End the legacy session. Returns how it went, for the ``Closed`` reason."""
-        assert self._client is not None
-        session = self._session_id
-        headers = self._request_headers({}, self._protocol_version, accept="application/json", content=False)
+        session = self._channel.session_id
+        headers = self._channel.request_headers(
+            {}, self._channel.protocol_version, accept="application/json", content=False
+        )
         try:
             async with asyncio.timeout(DELETE_TIMEOUT):
-                response = await self._client.delete(self.url, headers=headers)
+                response = await self._channel.client.delete(self._channel.url, headers=headers)
         except (httpx.HTTPError, TimeoutError) as exc:
             return f"; DELETE of session {session} failed: {exc or type(exc).__name__}"
         finally:
-            self._session_id = None
+            self._channel.session_id = None
         with contextlib.suppress(httpx.HTTPError):
             await response.aclose()
         if response.status_code == 405:

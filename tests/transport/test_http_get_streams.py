@@ -142,13 +142,14 @@ async def test_a_stream_that_closes_without_progress_is_lost_after_the_reconnect
 async def test_every_reconnection_that_makes_progress_resets_the_count(
     script: Callable[..., Script], recorder: Recorder
 ) -> None:
-    served = script([sse(PING), sse("id: g-2\ndata: {}\n\n"), sse("id: g-3\n\n"), sse()])
+    no_id = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n'
+    served = script([sse(PING), sse(no_id), sse(no_id), sse("id: g-2\n\n"), sse()])
     transport = await connected(recorder)
     await transport.open_server_stream()
     fault = await recorder.wait_for(TransportFault)
     assert fault.kind == "server-stream-lost"
-    # A new event id alone (no event) is progress too.
-    assert [g.headers.get("last-event-id") for g in served.of("GET")] == [None, "g-1", "g-2", "g-3", "g-3"]
+    # An event with no new id is progress; so is a new event id alone, with no event.
+    assert [g.headers.get("last-event-id") for g in served.of("GET")] == [None, "g-1", "g-1", "g-1", "g-2", "g-2"]
     await transport.close()
 
 

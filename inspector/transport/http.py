@@ -203,8 +203,9 @@ class StreamableHttpTransport:
                 emit_sent()
 
         try:
+            client = channel.client
             headers = channel.request_headers(message.headers, message.protocol_version, accept=ACCEPT)
-            request = channel.client.build_request(
+            request = client.build_request(
                 "POST",
                 channel.target or self.url,
                 content=message.raw.encode("utf-8"),
@@ -212,7 +213,7 @@ class StreamableHttpTransport:
                 extensions={"trace": trace},
             )
             exchange = HttpExchange("POST", self.url, channel.redact(request.headers))
-            response = await channel.client.send(request, stream=True)
+            response = await client.send(request, stream=True)
         except httpx.HTTPError as exc:
             channel.fault(exception_fault(exc, self.url, response_started=False), message.request_id, exchange)
             return

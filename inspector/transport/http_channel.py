@@ -50,6 +50,8 @@ class HttpChannel:
         self._timeout = timeout
         self._sink: EventSink = _nowhere
         self._client: httpx.AsyncClient | None = None
+        self.opened = False
+        """True once ``open`` made the client (it stays true after the client is closed)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.session_id: str | None = None
         """The legacy ``Mcp-Session-Id`` the server gave us, echoed on every request until it expires."""
@@ -63,11 +65,7 @@ class HttpChannel:
         self._sink = sink
         self.target = target
         self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
-
-    @property
-    def opened(self) -> bool:
-        """True once ``open`` made the client (it stays true after the client is closed)."""
-        return self._client is not None
+        self.opened = True
 
     @property
     def client(self) -> httpx.AsyncClient:

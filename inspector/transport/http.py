@@ -3,7 +3,9 @@
 Each POST runs in its own task, so ``send`` returns as soon as the request body is written and any number of
 requests can be in flight; ``cancel`` closes one request's stream (the 2026-07-28 way to cancel). ``Sent`` is
 emitted from inside that task when httpx reports the body written, so it always precedes the answer's events.
-Legacy duties (the GET stream, ``Last-Event-ID`` resumption, DELETE on close) are in :mod:`.http_streams`.
+What every exchange shares (client, headers, session id, events, SSE reading) is the ``HttpChannel`` of
+:mod:`.http_channel`; the legacy duties (the GET stream, ``Last-Event-ID`` resumption, DELETE on close) are the
+``LegacyStreams`` of :mod:`.http_streams`, which works on the same channel.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from inspector.transport.base import (
     TransportKind,
     TransportStartError,
 )
+from inspector.transport.http_channel import HttpChannel
 from inspector.transport.http_faults import (
     FaultText,
     exception_fault,
@@ -42,7 +45,8 @@ from inspector.transport.sse import SseParser
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
 
-    from inspector.transport.http_core import ExchangeFactory
+    from inspector.transport.http_channel import ExchangeFactory
+    from inspector.transport.http_streams import ServerStreamState
 
 ACCEPT = "application/json, text/event-stream"
 
@@ -58,7 +62,7 @@ def _absent_sniffio_fails_fast() -> None:
 _absent_sniffio_fails_fast()
 
 
-class StreamableHttpTransport(LegacyStreams):
+class StreamableHttpTransport:
     """A server at an HTTP(S) URL.
 
     ``headers`` go on every request (e.g. ``Authorization``); they are shown redacted when their name is
@@ -82,12 +86,28 @@ class StreamableHttpTransport(LegacyStreams):
         default_retry_ms: int = 1000,
         max_reconnect_attempts: int = 2,
     ) -> None:
-        super().__init__(
-            url, headers, secret_headers, clock, timeout, read_timeout, default_retry_ms, max_reconnect_attempts
-        )
+        self.url = url
+        # Reading has no timeout by default: SSE streams (subscriptions, slow tools) may stay quiet for a long time;
+        # the session owns per-request deadlines and cancels.
+        self._channel = HttpChannel(url, headers, secret_headers, clock, httpx.Timeout(timeout, read=read_timeout))
+        self._streams = LegacyStreams(self._channel, default_retry_ms, max_reconnect_attempts)
         self._inflight: dict[RequestKey, asyncio.Task[None]] = {}
-        self._target: httpx.URL | None = None
-        """The URL parsed once (``start``), so a POST does not parse it again."""
+        self._closing: asyncio.Task[None] | None = None
+
+    @property
+    def session_id(self) -> str | None:
+        """The legacy ``Mcp-Session-Id`` the server gave us, echoed on every request until it expires."""
+        return self._channel.session_id
+
+    @property
+    def session_expired(self) -> bool:
+        """True once the server answered 404 to our legacy session id, until a new session id arrives."""
+        return self._channel.session_expired
+
+    @property
+    def server_stream_state(self) -> ServerStreamState:
+        """The legacy GET stream. ``unsupported``: the server answered 405, it offers none (normal, not a fault)."""
+        return self._streams.state
 
     def describe(self) -> str:
         """The URL."""
@@ -105,28 +125,36 @@ class StreamableHttpTransport(LegacyStreams):
             raise TransportStartError(
                 f"not an http(s) URL: {self.url}", "give a URL like http://127.0.0.1:8000/mcp, or a command for stdio"
             )
-        self._sink = sink
-        self._target = parsed
-        self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
+        self._channel.open(sink, parsed)
 
     async def send(self, message: OutgoingMessage) -> None:
         """POST one message; return once its body is written (or the attempt failed). Answers arrive as events."""
-        if self._client is None or self._closing is not None:
+        channel = self._channel
+        if not channel.opened or self._closing is not None:
             closed = FaultText("closed", "the transport is closed; nothing was sent", "reconnect to the server", True)
-            self._fault(closed, message.request_id)
+            channel.fault(closed, message.request_id)
             return
         if message.protocol_version is not None:
-            self._protocol_version = message.protocol_version
+            channel.protocol_version = message.protocol_version
         # A bare future (settled by the POST task, or when that task ends in any way) is the cheapest wait there is:
         # this runs once per message, on the hot path.
         written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        task = self._spawn(self._post(message, written))
+        task = channel.spawn(self._post(message, written))
         task.add_done_callback(lambda _: _settle(written))
         key = message.request_id
         if key is not None:
             self._inflight[key] = task
             task.add_done_callback(lambda done: self._forget(key, done))
         await written
+
+    async def open_server_stream(self) -> None:
+        """Open the standalone GET stream; return once the server answered it (405: it offers none, no fault).
+
+        A stream still running (or reconnecting) for an earlier session is replaced: its event ids and its session
+        died with that session.
+        """
+        if self._channel.opened and self._closing is None:
+            await self._streams.open_server_stream()
 
     async def cancel(self, request_id: RequestKey) -> bool:
         """Close that request's POST (its SSE stream or pending JSON answer). False when none is in flight."""
@@ -139,30 +167,27 @@ class StreamableHttpTransport(LegacyStreams):
 
     async def close(self) -> None:
         """Cancel every exchange, DELETE the legacy session (405 is fine), close the client. Idempotent."""
-        if self._client is None:
+        if not self._channel.opened:
             return
         if self._closing is None:
             self._closing = asyncio.create_task(self._shutdown())
         await asyncio.shield(self._closing)
 
     async def _shutdown(self) -> None:
-        assert self._client is not None
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        outcome = await self._delete_session() if self._session_id is not None else ""
-        await self._client.aclose()
-        self._emit(Closed(reason="closed by the client" + outcome, at=self._clock()))
+        channel = self._channel
+        await channel.cancel_all()
+        outcome = await self._streams.delete_session() if channel.session_id is not None else ""
+        await channel.client.aclose()
+        channel.emit(Closed(reason="closed by the client" + outcome, at=channel.clock()))
 
     def _forget(self, key: RequestKey, task: asyncio.Task[None]) -> None:
         if self._inflight.get(key) is task:
             del self._inflight[key]
 
     async def _post(self, message: OutgoingMessage, written: asyncio.Future[None]) -> None:
-        assert self._client is not None
-        start = self._clock()
-        sent_session = self._session_id
+        channel = self._channel
+        start = channel.clock()
+        sent_session = channel.session_id
         exchange = HttpExchange("POST", self.url, {})
         sent = False
 
@@ -170,7 +195,7 @@ class StreamableHttpTransport(LegacyStreams):
             nonlocal sent
             if not sent:
                 sent = True
-                self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id, http=exchange))
+                channel.emit(Sent(raw=message.raw, at=channel.clock(), request_id=message.request_id, http=exchange))
             _settle(written)
 
         async def trace(name: str, info: dict[str, Any]) -> None:
@@ -178,33 +203,35 @@ class StreamableHttpTransport(LegacyStreams):
                 emit_sent()
 
         try:
-            headers = self._request_headers(message.headers, message.protocol_version, accept=ACCEPT)
-            request = self._client.build_request(
+            client = channel.client
+            headers = channel.request_headers(message.headers, message.protocol_version, accept=ACCEPT)
+            request = client.build_request(
                 "POST",
-                self._target or self.url,
+                channel.target or self.url,
                 content=message.raw.encode("utf-8"),
                 headers=headers,
                 extensions={"trace": trace},
             )
-            exchange = HttpExchange("POST", self.url, self._redact(request.headers))
-            response = await self._client.send(request, stream=True)
+            exchange = HttpExchange("POST", self.url, channel.redact(request.headers))
+            response = await client.send(request, stream=True)
         except httpx.HTTPError as exc:
-            self._fault(exception_fault(exc, self.url, response_started=False), message.request_id, exchange)
+            channel.fault(exception_fault(exc, self.url, response_started=False), message.request_id, exchange)
             return
         finally:
             _settle(written)
         try:
             emit_sent()
-            self._note_session(response)
+            channel.note_session(response)
             if sent_session is None and response.is_success:
-                self.session_expired = False  # it took a request with no session id: there is nothing to renew
-            await self._answer(message, response, self._exchange_factory(exchange, response, start), sent_session)
+                channel.session_expired = False  # it took a request with no session id: there is nothing to renew
+            await self._answer(message, response, channel.exchange_factory(exchange, response, start), sent_session)
         finally:
             await response.aclose()
 
     async def _answer(
         self, message: OutgoingMessage, response: httpx.Response, make: ExchangeFactory, sent_session: str | None
     ) -> None:
+        channel = self._channel
         status = response.status_code
         kind = media_type(response.headers.get("content-type"))
         request_id = message.request_id
@@ -214,27 +241,27 @@ class StreamableHttpTransport(LegacyStreams):
         try:
             text = (await response.aread()).decode("utf-8", errors="replace")
         except httpx.HTTPError as exc:
-            self._fault(exception_fault(exc, self.url, response_started=True), request_id, make())
+            channel.fault(exception_fault(exc, self.url, response_started=True), request_id, make())
             return
         if 200 <= status < 300:
             if not text.strip():
                 if request_id is not None:
-                    self._fault(_empty_answer(status, request_id), request_id, make())
+                    channel.fault(_empty_answer(status, request_id), request_id, make())
             elif kind == "application/json" or looks_like_jsonrpc(text):  # parsed only when the type does not say
-                self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))
+                channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
             else:
-                self._fault(_not_jsonrpc(status, kind, text), request_id, make(excerpt(text)))
+                channel.fault(_not_jsonrpc(status, kind, text), request_id, make(excerpt(text)))
             return
         jsonrpc = looks_like_jsonrpc(text)
         if status == 404 and sent_session is not None:
             # The fault goes first: the official SDK's 404 body is a JSON-RPC error with a null id, which would
             # otherwise end the request as that error and hide the expiry the session re-initializes on.
-            self._session_expired(sent_session, request_id, make(excerpt(text)))
+            channel.expire_session(sent_session, request_id, make(excerpt(text)))
             if jsonrpc:
-                self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))
+                channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
             return
         if jsonrpc and status != 401:
-            self._emit(Received(raw=text, at=self._clock(), in_reply_to=request_id, http=make()))
+            channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
             return
         fault = status_fault(
             status,
@@ -242,21 +269,21 @@ class StreamableHttpTransport(LegacyStreams):
             url=self.url,
             headers=response.headers,
             body_excerpt=excerpt(text),
-            sent_authorization=self._sent_authorization,
+            sent_authorization=channel.sent_authorization,
         )
-        self._fault(fault, request_id, make(excerpt(text)))
+        channel.fault(fault, request_id, make(excerpt(text)))
 
     async def _post_stream(self, message: OutgoingMessage, response: httpx.Response, make: ExchangeFactory) -> None:
         parser = SseParser()
-        answered, error, _ = await self._consume_sse(response, parser, message.request_id, make)
+        answered, error, _ = await self._channel.consume_sse(response, parser, message.request_id, make)
         if answered or message.request_id is None:
             return
         legacy = message.protocol_version is None or not is_modern(message.protocol_version)
         if legacy and parser.last_event_id is not None:
             await response.aclose()
-            await self._resume(message, parser.last_event_id, parser.retry_ms, make())
+            await self._streams.resume(message, parser.last_event_id, parser.retry_ms, make())
             return
-        self._stream_cut(message.request_id, make(), error, parser.pending)
+        self._channel.stream_cut(message.request_id, make(), error, parser.pending)
 
 
 def _settle(written: asyncio.Future[None]) -> None:

@@ -1,12 +1,12 @@
-"""State and helpers shared by every kind of HTTP exchange: headers, session id, SSE reading, fault events."""
+"""One HTTP endpoint as every exchange with it sees it: the client, the headers we send and how they are shown, the
+legacy session id, the events we report (faults included) and the reading of event streams."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable, Collection, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -23,51 +23,71 @@ from inspector.transport.http_faults import FaultText, excerpt, redact
 if TYPE_CHECKING:
     from inspector.transport.sse import SseEvent, SseParser
 
-ServerStreamState = Literal["not-opened", "open", "reconnecting", "unsupported", "ended"]
 ExchangeFactory = Callable[..., HttpExchange]
 """``make(body_excerpt=None)``: the exchange an event on this response is reported with, timed at the call."""
 
 
-class HttpCore:
-    """What the POST path and the legacy GET/DELETE paths of ``StreamableHttpTransport`` share."""
+class HttpChannel:
+    """What the POST path and the legacy GET/DELETE paths share: one client, one session id, one event sink.
+
+    ``open`` makes the client and names the sink; until then events go nowhere and nothing can be sent.
+    """
 
     def __init__(
         self,
         url: str,
         headers: Mapping[str, str] | None,
         secret_headers: Collection[str],
-        clock: Callable[[], float] = time.monotonic,
-        timeout: float | None = 30.0,
-        read_timeout: float | None = None,
-        default_retry_ms: int = 1000,
-        max_reconnect_attempts: int = 2,
+        clock: Callable[[], float],
+        timeout: httpx.Timeout,
     ) -> None:
         self.url = url
+        self.target: httpx.URL | None = None
+        """The URL parsed once (``open``), so a POST does not parse it again."""
+        self.clock = clock
         self._user_headers = dict(headers or {})
         self._secret = frozenset(name.lower() for name in secret_headers)
-        self._clock = clock
-        # Reading has no timeout by default: SSE streams (subscriptions, slow tools) may stay quiet for a long time;
-        # the session owns per-request deadlines and cancels.
-        self._timeout = httpx.Timeout(timeout, read=read_timeout)
-        self._default_retry_ms = default_retry_ms
-        self._max_reconnect_attempts = max_reconnect_attempts
-        self._sink: EventSink | None = None
+        self._timeout = timeout
+        self._sink: EventSink = _nowhere
         self._client: httpx.AsyncClient | None = None
+        self.opened = False
+        """True once ``open`` made the client (it stays true after the client is closed)."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._session_id: str | None = None
+        self.session_id: str | None = None
+        """The legacy ``Mcp-Session-Id`` the server gave us, echoed on every request until it expires."""
         self.session_expired = False
         """True once the server answered 404 to our legacy session id, until a new session id arrives."""
-        self._protocol_version: str | None = None
-        self._closing: asyncio.Task[None] | None = None
-        self.server_stream_state: ServerStreamState = "not-opened"
-        """The legacy GET stream. ``unsupported``: the server answered 405, it offers none (normal, not a fault)."""
+        self.protocol_version: str | None = None
+        """The last ``MCP-Protocol-Version`` a message went with: what the legacy GET and DELETE carry."""
+
+    def open(self, sink: EventSink, target: httpx.URL) -> None:
+        """Make the client; every later event goes to ``sink``."""
+        self._sink = sink
+        self.target = target
+        self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
+        self.opened = True
 
     @property
-    def session_id(self) -> str | None:
-        """The legacy ``Mcp-Session-Id`` the server gave us, echoed on every request until it expires."""
-        return self._session_id
+    def client(self) -> httpx.AsyncClient:
+        """The client ``open`` made; only paths that run after it ask for it."""
+        assert self._client is not None, "the channel is not open"
+        return self._client
 
-    def _request_headers(
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run an exchange in its own task, kept until it ends so ``cancel_all`` can stop it."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def cancel_all(self) -> None:
+        """Cancel every exchange still running and wait until they all ended."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def request_headers(
         self, protocol: Mapping[str, str], protocol_version: str | None, *, accept: str, content: bool = True
     ) -> httpx.Headers:
         """User headers, then the protocol's (which win over them), then the legacy session id."""
@@ -79,22 +99,24 @@ class HttpCore:
             headers[name] = value
         if protocol_version is not None:
             headers["MCP-Protocol-Version"] = protocol_version
-        if self._session_id is not None:
-            headers["Mcp-Session-Id"] = self._session_id
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
         return headers
 
-    def _redact(self, headers: httpx.Headers) -> dict[str, str]:
+    def redact(self, headers: httpx.Headers) -> dict[str, str]:
         """Headers as sent or received (original name case), secrets replaced."""
         encoding = headers.encoding
         pairs = ((name.decode(encoding), value.decode(encoding, errors="replace")) for name, value in headers.raw)
         return redact(pairs, self._secret)
 
     @property
-    def _sent_authorization(self) -> bool:
+    def sent_authorization(self) -> bool:
+        """Did the user give an ``Authorization`` header (so a 401 means the token was refused, not missing)?"""
         return any(name.lower() == "authorization" for name in self._user_headers)
 
-    def _exchange_factory(self, request: HttpExchange, response: httpx.Response, start: float) -> ExchangeFactory:
-        response_headers = self._redact(response.headers)
+    def exchange_factory(self, request: HttpExchange, response: httpx.Response, start: float) -> ExchangeFactory:
+        """How to report ``response`` to ``request`` (sent at ``start``): headers redacted once, timed per call."""
+        response_headers = self.redact(response.headers)
         content_type = response.headers.get("content-type")
 
         def make(body_excerpt: str | None = None) -> HttpExchange:
@@ -105,13 +127,13 @@ class HttpCore:
                 response.status_code,
                 response_headers,
                 content_type,
-                round((self._clock() - start) * 1000, 3),
+                round((self.clock() - start) * 1000, 3),
                 body_excerpt,
             )
 
         return make
 
-    async def _consume_sse(
+    async def consume_sse(
         self, response: httpx.Response, parser: SseParser, request_id: RequestKey | None, make: ExchangeFactory
     ) -> tuple[bool, httpx.HTTPError | None, int]:
         """Read an event stream to its end: (our response arrived, the error that cut the stream, events seen)."""
@@ -134,7 +156,7 @@ class HttpCore:
         if event.event != "message":
             # Not tied to request_id: a fault's request_id means the request ended, and this one goes on.
             on = f" on the stream of request {request_id!r}" if request_id is not None else ""
-            self._fault(
+            self.fault(
                 FaultText(
                     "sse-event-ignored",
                     f"ignored an SSE event of type {event.event!r}{on} (only `message` events carry JSON-RPC): "
@@ -147,20 +169,22 @@ class HttpCore:
             return False
         if event.data == "":
             return False  # a priming event: only its id and retry matter
-        self._emit(Received(raw=event.data, at=self._clock(), in_reply_to=request_id, http=make(), event_id=event.id))
+        self.emit(Received(raw=event.data, at=self.clock(), in_reply_to=request_id, http=make(), event_id=event.id))
         return request_id is not None and answers(event.data, request_id)
 
-    def _note_session(self, response: httpx.Response) -> None:
+    def note_session(self, response: httpx.Response) -> None:
+        """Take the session id a response gave (a new one renews an expired session)."""
         session = response.headers.get("mcp-session-id")
         if session:
-            self._session_id = session
+            self.session_id = session
             self.session_expired = False
 
-    def _session_expired(self, sent_session: str, request_id: RequestKey | None, exchange: HttpExchange) -> None:
-        if self._session_id == sent_session:
-            self._session_id = None
+    def expire_session(self, sent_session: str, request_id: RequestKey | None, exchange: HttpExchange) -> None:
+        """The server answered 404 to ``sent_session``: drop it (unless a newer one came meanwhile) and say so."""
+        if self.session_id == sent_session:
+            self.session_id = None
             self.session_expired = True
-        self._fault(
+        self.fault(
             FaultText(
                 "session-expired",
                 f"HTTP 404: the server no longer knows session {sent_session}",
@@ -170,10 +194,11 @@ class HttpCore:
             exchange,
         )
 
-    def _stream_cut(self, request_id: RequestKey, exchange: HttpExchange | None, error: object, lost: str) -> None:
+    def stream_cut(self, request_id: RequestKey, exchange: HttpExchange | None, error: object, lost: str) -> None:
+        """Report that the event stream of ``request_id`` ended without its response: the request is lost."""
         how = f"was cut ({error})" if error is not None else "was closed by the server"
         tail = f"; an unfinished event was lost: {excerpt(lost, 120)}" if lost else ""
-        self._fault(
+        self.fault(
             FaultText(
                 "stream-cut",
                 f"the event stream of request {request_id!r} {how} before its response arrived{tail}",
@@ -183,28 +208,27 @@ class HttpCore:
             exchange,
         )
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    def _fault(self, fault: FaultText, request_id: RequestKey | None, exchange: HttpExchange | None = None) -> None:
-        self._emit(
+    def fault(self, fault: FaultText, request_id: RequestKey | None, exchange: HttpExchange | None = None) -> None:
+        """Report a fault, timed now."""
+        self._sink(
             TransportFault(
                 kind=fault.kind,
                 message=fault.message,
                 hint=fault.hint,
-                at=self._clock(),
+                at=self.clock(),
                 request_id=request_id,
                 http=exchange,
                 fatal=fault.fatal,
             )
         )
 
-    def _emit(self, event: TransportEvent) -> None:
-        if self._sink is not None:
-            self._sink(event)
+    def emit(self, event: TransportEvent) -> None:
+        """Hand an event to the sink (before ``open``, to nobody)."""
+        self._sink(event)
+
+
+def _nowhere(event: TransportEvent) -> None:
+    """The sink before ``open``: what happens before the transport started is nobody's to see."""
 
 
 def answers(raw: str, request_id: RequestKey) -> bool:

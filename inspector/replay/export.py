@@ -2,6 +2,12 @@
 
 ``export_call(timeline, call_index, fmt, round=None)`` is what ``inspector export`` prints and what the TUI copies.
 Secrets stay as recorded: the recorder replaced them with ``[redacted]``, and the export says so rather than guess.
+
+Everything in an export that a server chose (a tool name, a URI, a header value, an answer, the command line of
+the recorded target) is a literal of the target language, never code: in the Python script a string literal made
+by ``repr`` or a JSON text read by ``json.loads``, never inside the docstring or a comment; in the curl command
+one single-quoted argument each, and the comment lines say only what the inspector itself knows (numbers, the
+method) or the one-line sanitized form of a name, which cannot hold a line break.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ import json
 import shlex
 from typing import Final, Literal
 
+from inspector.protocol.sanitize import one_line
 from inspector.replay.recorded_answers import recorded_answers
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round, Timeline, WireMessage
@@ -78,15 +85,17 @@ def export_curl(call: Call, round_number: int | None = None, *, recorded: str = 
     round_, sent = _http_round(call, round_number)
     http = sent.http
     assert http is not None and http.url is not None
+    name = f" {comment_text(call.name)}" if call.name else ""
+    request_id = comment_text(str(round_.request_id))
     lines = [
-        f"# call #{call.index} {call.method}{' ' + call.name if call.name else ''}, round {round_.index} of "
-        f"{len(call.rounds)} (JSON-RPC id {round_.request_id}){', recorded ' + recorded if recorded else ''}",
+        f"# call #{call.index} {comment_text(call.method)}{name}, round {round_.index} of "
+        f"{len(call.rounds)} (JSON-RPC id {request_id}){', recorded ' + comment_text(recorded) if recorded else ''}",
         "# headers and body exactly as recorded; secrets stay redacted as recorded: replace [redacted] before running",
     ]
     names = {name.lower() for name in http.request_headers}
     if "mcp-session-id" in names:
         lines.append("# Mcp-Session-Id names the recorded session: the server must still know it")
-    parts = [f"curl -sS -X {http.method or 'POST'} {shlex.quote(http.url)}"]
+    parts = [f"curl -sS -X {shlex.quote(http.method or 'POST')} {shlex.quote(http.url)}"]
     for name, value in http.request_headers.items():
         if name.lower() not in CURL_SKIPS:
             parts.append(f"-H {shlex.quote(f'{name}: {value}')}")
@@ -122,6 +131,18 @@ _LOOKUP: Final = (
 )
 
 
+def comment_text(text: str) -> str:
+    """Server text fit for a comment line of a script: one sanitized line (no line break of any kind, no control
+    or invisible character), shortened."""
+    return one_line(text, 80)
+
+
+def json_literal(value: object) -> str:
+    """A Python expression that evaluates to ``value`` (JSON data) and can be nothing else: ``json.loads`` of a
+    string literal (``repr`` escapes quotes, backslashes, newlines, U+2028 and NUL alike)."""
+    return f"json.loads({json.dumps(value, ensure_ascii=False)!r})"
+
+
 def _answers_code(call: Call) -> tuple[str, str]:
     """(code defining the recorded answers and callbacks, extra Client arguments)."""
     by_method: dict[str, dict[str, object]] = {}
@@ -130,7 +151,7 @@ def _answers_code(call: Call) -> tuple[str, str]:
             by_method.setdefault(answer.method, {}).setdefault(answer.key or "", answer.response)
     if not by_method:
         return "", ""
-    code = f"RECORDED_ANSWERS = {by_method!r}\n\n\n{_LOOKUP}"
+    code = f"RECORDED_ANSWERS = {json_literal(by_method)}\n\n\n{_LOOKUP}"
     arguments = ""
     for method in by_method:
         keyword, function, name = _CALLBACKS[method]
@@ -139,46 +160,55 @@ def _answers_code(call: Call) -> tuple[str, str]:
     return code, arguments
 
 
+_ACTIONS: Final = {
+    "tools/call": "await client.call_tool(CALL['name'], CALL.get('arguments') or {})",
+    "prompts/get": "await client.get_prompt(CALL['name'], CALL.get('arguments'))",
+    "resources/read": "await client.read_resource(CALL['uri'])",
+    "tools/list": "await client.list_tools()",
+    "prompts/list": "await client.list_prompts()",
+    "resources/list": "await client.list_resources()",
+}
+"""The SDK call per recorded method; the recorded params are data (``CALL``), never spliced into the code."""
+
+
 def export_python(call: Call, target: str, transport: str) -> str:
     """A short script that makes the same call with the official SDK (``mcp.Client``), answering input requests
     with the answers recorded for this call."""
-    params = call.params
-    name = params.get("name")
-    if call.method == "tools/call":
-        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
-        action = f"await client.call_tool({name!r}, {arguments!r})"
-    elif call.method == "prompts/get":
-        arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else None
-        action = f"await client.get_prompt({name!r}, {arguments!r})"
-    elif call.method == "resources/read":
-        action = f"await client.read_resource({params.get('uri')!r})"
-    elif call.method in ("tools/list", "prompts/list", "resources/list"):
-        action = f"await client.list_{call.method.split('/')[0]}()"
-    else:
-        raise ExportError(f"call #{call.index} is {call.method}, which the SDK script does not cover; use --as json")
-    imports = "import asyncio\n\nimport mcp_types as t\nfrom mcp import Client\n"
+    action = _ACTIONS.get(call.method)
+    if action is None:
+        raise ExportError(
+            f"call #{call.index} is {one_line(call.method, 60)}, which the SDK script does not cover; use --as json"
+        )
+    imports = "import asyncio\nimport json\n\nimport mcp_types as t\nfrom mcp import Client\n"
     if transport == "http":
-        server = repr(target)
-        setup = "# secrets (an Authorization header) are not in the recording: pass an httpx client if needed\n"
+        setup = (
+            "# secrets (an Authorization header) are not in the recording: pass an httpx client if needed\n"
+            f"SERVER = {target!r}\n"
+        )
     else:
-        argv = shlex.split(target) or ["server"]
+        try:
+            argv = shlex.split(target) or ["server"]
+        except ValueError:
+            argv = [target]
         imports += "from mcp.client.stdio import StdioServerParameters\n"
         setup = (
             "# environment variables the server needs are not in the recording\n"
             f"SERVER = StdioServerParameters(command={argv[0]!r}, args={argv[1:]!r})\n"
         )
-        server = "SERVER"
     answers, client_arguments = _answers_code(call)
-    title = f"{call.method}{' ' + str(name) if name else ''}"
     script = (
-        f'"""Call #{call.index} of a recorded session ({title}), made again with the official MCP Python SDK."""\n\n'
+        '"""A call of a recorded session, made again with the official MCP Python SDK (see CALL)."""\n\n'
         f"{imports}\n{setup}"
+        f"CALL_NUMBER = {call.index}\n"
+        f"METHOD = {call.method!r}\n"
+        f"CALL = {json_literal(call.params)}\n"
+        '"""The params of the recorded call, as the server received them (its own text: data, never code)."""\n'
     )
     if answers:
         script += f"\n\n{answers}"
     return script + (
         "\n\nasync def main() -> None:\n"
-        f"    async with Client({server}{client_arguments}) as client:\n"
+        f"    async with Client(SERVER{client_arguments}) as client:\n"
         f"        result = {action}\n"
         "        print(result.model_dump_json(indent=2, by_alias=True, exclude_none=True))\n\n\n"
         'if __name__ == "__main__":\n'

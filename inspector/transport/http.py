@@ -11,8 +11,6 @@ What every exchange shares (client, headers, session id, events, SSE reading) is
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -51,17 +49,6 @@ if TYPE_CHECKING:
 ACCEPT = "application/json, text/event-stream"
 
 
-def _absent_sniffio_fails_fast() -> None:
-    """httpcore 1.x runs ``import sniffio`` four times per request; sniffio is optional (anyio 4 does not need it)
-    and, when it is not installed, every attempt searches the whole ``sys.path`` again: a fifth of a round trip's
-    CPU. ``None`` in ``sys.modules`` gives the very same ImportError at once."""
-    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-        sys.modules["sniffio"] = None  # type: ignore[assignment]
-
-
-_absent_sniffio_fails_fast()
-
-
 class StreamableHttpTransport:
     """A server at an HTTP(S) URL.
 
@@ -71,8 +58,6 @@ class StreamableHttpTransport:
     """
 
     kind: TransportKind = "http"
-    reply_poll_s: float = 0.0
-    """No polling: an HTTP reply takes milliseconds, and polling would only burn CPU."""
 
     def __init__(
         self,

@@ -67,10 +67,8 @@ def test_stdio_curl_explains_and_python_script_makes_the_same_call(tmp_path: Pat
     assert "recorded over stdio" in curl.stderr and "--as json" in curl.stderr
     script = invoke("export", str(path), "--call", str(WEATHER), "--as", "python")
     assert script.exit_code == 0
-    assert (
-        "from mcp import Client" in script.stdout
-        and "client.call_tool('get_weather', {'location': 'Paris'})" in script.stdout
-    )
+    assert "from mcp import Client" in script.stdout and "client.call_tool(CALL['name']" in script.stdout
+    assert """CALL = json.loads('{"name": "get_weather", "arguments": {"location": "Paris"}}')""" in script.stdout
     file = tmp_path / "again.py"
     file.write_text(script.stdout, encoding="utf-8")
     ran = subprocess.run([sys.executable, str(file)], capture_output=True, text=True, timeout=60, check=False)

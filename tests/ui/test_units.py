@@ -20,7 +20,7 @@ from inspector.ui.widgets.timeline_rows import CallFilter, Row, build_rows
 def test_clean_makes_escape_sequences_and_controls_visible() -> None:
     assert clean("\x1b[2J\x1b[31mred\r\x07") == "␛[2J␛[31mred␍␇"
     assert clean("tab\tand\nnewline kept") == "tab\tand\nnewline kept"
-    assert clean("\u202eevil") == "\\u202eevil"
+    assert clean("\u202eevil") == "⟨U+202E⟩evil"
     assert one_line("a\nb", 10) == "a⏎b"
     assert one_line("x" * 20, 5) == "xxxx…"
 

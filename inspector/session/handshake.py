@@ -6,6 +6,7 @@ holds the result, and the request sender re-runs ``initialize`` when a legacy HT
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -21,7 +22,8 @@ from inspector.session.legacy import ServerRequestAnswerer, accepted_version, in
 
 EraMode = Literal["auto", "modern", "legacy"]
 PROBE_TIMEOUT_S = 10.0
-"""How long the era probe waits for ``server/discover`` before calling the server legacy."""
+"""How long the era probe waits for ``server/discover`` before calling the server legacy: 10 s, and never more
+than half the handshake's timeout, so that ``initialize`` has the other half."""
 
 
 class ConnectError(Exception):
@@ -45,6 +47,12 @@ class HandshakeOptions:
     """The version offered in ``initialize`` (legacy era)."""
     modern_version: str = LATEST_MODERN
     """The version the probe speaks first, and the one ``--era modern`` speaks when the probe said legacy."""
+    timeout: float = 60.0
+    """The whole handshake (probe, re-probe, ``initialize``) ends within this many seconds (``--timeout``)."""
+
+    def probe_limit(self) -> float:
+        """How long one probe waits: ``probe_timeout``, at most half of ``timeout``."""
+        return min(self.probe_timeout, self.timeout / 2)
 
 
 @dataclass(slots=True)
@@ -58,7 +66,9 @@ class Negotiated:
 
 
 async def connect(connection: Connection, ledger: CallLedger, options: HandshakeOptions) -> Negotiated:
-    """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
+    """Start the transport and settle the era within ``options.timeout``; raises ``ConnectError`` (the transport's
+    own start error too)."""
+    deadline = time.monotonic() + options.timeout
     await connection.start()
     try:
         verdict = await _settle_era(connection, ledger, options)
@@ -66,7 +76,7 @@ async def connect(connection: Connection, ledger: CallLedger, options: Handshake
         connection.log.write(records.closed(connection.log.now(), failure.message))
         raise ConnectError(failure.message, failure.hint) from None
     if verdict.era == "legacy":
-        return await initialize(connection, ledger, options, verdict.why)
+        return await initialize(connection, ledger, options, verdict.why, deadline=deadline)
     assert verdict.version is not None
     connection.log.write(records.era(connection.log.now(), "modern", verdict.version, verdict.why))
     return Negotiated(legacy=False, version=verdict.version)
@@ -83,7 +93,7 @@ async def _settle_era(connection: Connection, ledger: CallLedger, options: Hands
                 call,
                 "server/discover",
                 {},
-                timeout=options.probe_timeout,
+                timeout=options.probe_limit(),
                 protocol_version=version,
                 headers=protocol_headers("server/discover", {}, None, None),
                 meta=Envelope(version, options.capabilities).meta(),
@@ -106,17 +116,28 @@ async def _settle_era(connection: Connection, ledger: CallLedger, options: Hands
 
 
 async def initialize(
-    connection: Connection, ledger: CallLedger, options: HandshakeOptions, why: str, *, reprobed: bool = False
+    connection: Connection,
+    ledger: CallLedger,
+    options: HandshakeOptions,
+    why: str,
+    *,
+    deadline: float | None = None,
+    reprobed: bool = False,
 ) -> Negotiated:
     """The legacy handshake: ``initialize``, ``notifications/initialized``, the GET stream when the transport has
-    one. A server that answers -32022 naming a modern version we speak is modern after all (once)."""
+    one, answered before ``deadline`` (``time.monotonic``; default: ``options.timeout`` from now). A server that
+    answers -32022 naming a modern version we speak is modern after all (once)."""
     log = connection.log
+    left = (deadline - time.monotonic()) if deadline is not None else options.timeout
+    if left <= 0:
+        raise ConnectError(
+            f"no answer within --timeout {options.timeout:g} s: the era probe used it all",
+            "raise --timeout, or pin the era (--era legacy skips the probe)",
+        )
     params = initialize_params(options.capabilities, options.legacy_offer)
     call = ledger.start("initialize", params)
     try:
-        result = await connection.request(
-            call, "initialize", params, timeout=options.probe_timeout * 3, protocol_version=None
-        )
+        result = await connection.request(call, "initialize", params, timeout=left, protocol_version=None)
     except RpcError as error:
         ledger.end(call, "error", f"{error.code} {error.message}")
         if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:

@@ -76,6 +76,7 @@ class InspectorSession:
             probe_timeout=probe_timeout,
             legacy_offer=legacy_offer,
             modern_version=modern_version,
+            timeout=timeout,
         )
         self.max_rounds = max_rounds
         self.timeout = timeout

@@ -12,9 +12,10 @@ from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, WireParse
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
+from inspector.protocol.sanitize import has_hidden, one_line
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
-from inspector.session.records import Record
+from inspector.session.records import Record, undecodable_bytes
 from inspector.session.timeline import (
     Call,
     CallFinished,
@@ -91,8 +92,15 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
 
 def incoming(state: BuildState, record: Record, t: float, parsed: WireParse) -> None:
     http = HttpInfo.from_json(record["http"]) if "http" in record else None
-    wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http)
     reply_to = record.get("reply_to")
+    if record.get("note") == "sse":
+        on = f"the stream of request {reply_to!r}" if reply_to is not None else "the GET stream"
+        state.console(ConsoleLine(t, "transport", f"SSE on {on}, no message: {one_line(parsed.raw, 300)}", "debug"))
+        return
+    undecodable = undecodable_bytes(record) if "bytes" in record else None
+    wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http, undecodable)
+    if undecodable is not None or (http is not None and _odd_content_type(http)):
+        _wire_problems(state, wire, _owner(state, parsed, reply_to))
     if parsed.kind in ("response", "error"):
         _response(state, parsed, wire, reply_to)
     elif parsed.kind == "notification":
@@ -103,6 +111,69 @@ def incoming(state: BuildState, record: Record, t: float, parsed: WireParse) -> 
         state.timeline.unmatched.append(wire)
         excerpt = parsed.raw if len(parsed.raw) <= 120 else parsed.raw[:117] + "..."
         state.finding(lint.make("invalid-message", f"{parsed.problem}: {excerpt!r}"))
+
+
+def _owner(state: BuildState, parsed: WireParse, reply_to: Any) -> tuple[Call, Round] | None:
+    """The call and round a message from the server belongs to, before it is applied (for its findings)."""
+    key = parsed.id if parsed.kind in ("response", "error") and parsed.id is not None else reply_to
+    flight = state.in_flight.get(key) if isinstance(key, int | str) else None
+    if flight is None and parsed.kind in ("notification", "request") and state.in_flight:
+        flight = list(state.in_flight.values())[-1]
+    return (flight.call, flight.round) if flight is not None else None
+
+
+def _odd_content_type(http: HttpInfo) -> bool:
+    """A 2xx answer whose Content-Type is neither JSON nor an event stream (accepted, and said)."""
+    kind = (http.content_type or "").partition(";")[0].strip().lower()
+    return (
+        http.status is not None and 200 <= http.status < 300 and kind not in ("application/json", "text/event-stream")
+    )
+
+
+def _wire_problems(state: BuildState, wire: WireMessage, owner: tuple[Call, Round] | None) -> None:
+    """Findings about how a message arrived (its bytes, its HTTP answer), on the round it belongs to."""
+    found: list[tuple[str, str]] = []
+    if wire.undecodable is not None:
+        found.append(("invalid-utf8", f"the message is not valid UTF-8: {bad_utf8(wire.undecodable)}"))
+    http = wire.http
+    if http is not None and _odd_content_type(http):
+        found.append(
+            (
+                "unexpected-content-type",
+                f"HTTP {http.status} with Content-Type {http.content_type or '(none)'}, neither application/json "
+                "nor text/event-stream; it was read as JSON-RPC anyway",
+            )
+        )
+    for code, message in found:
+        if owner is None:
+            state.finding(lint.make(code, message))
+        else:
+            state.on_round(code, message, *owner)
+
+
+def bad_utf8(data: bytes) -> str:
+    """Where the bytes stop being UTF-8, and what is there (hex): what the U+FFFD on screen replaced."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    while position < len(data):
+        try:
+            data[position:].decode("utf-8")
+            break
+        except UnicodeDecodeError as bad:
+            start, end = position + bad.start, position + bad.end
+            if spans and spans[-1][1] == start:
+                spans[-1] = (spans[-1][0], end)  # adjacent bad sequences read as one run
+            else:
+                spans.append((start, end))
+            position = end
+    shown = [
+        f"byte {start}: {data[start:end].hex(' ')}"
+        if end - start == 1
+        else f"bytes {start}-{end - 1}: {data[start:end][:16].hex(' ')}{' …' if end - start > 16 else ''}"
+        for start, end in spans[:3]
+    ]
+    more = f" and {len(spans) - 3} more" if len(spans) > 3 else ""
+    return f"{'; '.join(shown)}{more}, shown as U+FFFD; the exact bytes are kept in the recording"
 
 
 def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
@@ -206,17 +277,23 @@ def _input_required(state: BuildState, call: Call, round_: Round, result: JsonOb
 
 
 def _check_forms(state: BuildState, call: Call, round_: Round) -> None:
-    """A form elicitation whose requestedSchema the spec does not allow (nested objects, $ref, unknown types):
-    the form falls back to a JSON editor, and the server author should know."""
+    """Elicitations a client must not take as they come: a form whose requestedSchema the spec does not allow
+    (nested objects, $ref, unknown types: the form falls back to a JSON editor), and a URL that holds control or
+    invisible characters (it is never offered for opening or copying as is)."""
     for key, request in round_.input_requests.items():
         params = request.get("params")
         if request.get("method") != "elicitation/create" or not isinstance(params, dict):
+            continue
+        where = f"input {one_line(key, 60)!r}" if key else "elicitation/create"
+        if params.get("mode", "form") == "url":
+            url = params.get("url")
+            if isinstance(url, str) and has_hidden(url):
+                state.on_round("unsafe-url", f"{where}: the URL holds hidden characters: {one_line(url)}", call, round_)
             continue
         if params.get("mode", "form") != "form":
             continue
         reason = unsupported_reason(params.get("requestedSchema"))
         if reason is not None:
-            where = f"input {key!r}" if key else "elicitation/create"
             state.on_round("unsupported-schema", f"{where}: {reason}", call, round_)
 
 

@@ -11,8 +11,10 @@ from typing import Any
 
 from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.session import build_events, build_wire
+from inspector.session import findings as lint
 from inspector.session.build_state import BuildState
-from inspector.session.records import Record, raw_text
+from inspector.session.build_wire import bad_utf8
+from inspector.session.records import Record, raw_text, undecodable_bytes
 from inspector.session.timeline import Call, ConsoleLine, Timeline
 
 
@@ -37,6 +39,10 @@ class TimelineBuilder:
             build_wire.incoming(self.state, record, t, parsed or classify(raw_text(record) or ""))
         elif direction == "stderr":
             self.state.console(ConsoleLine(t, "stderr", raw_text(record) or ""))
+            if "bytes" in record:
+                data = undecodable_bytes(record)
+                if data is not None:
+                    self.state.finding(lint.make("invalid-utf8", f"a stderr line is not UTF-8: {bad_utf8(data)}"))
         elif direction == "event":
             build_events.event(self.state, record, t)
 

@@ -29,6 +29,7 @@ from inspector.transport.base import (
     Received,
     Sent,
     StderrLine,
+    StreamNote,
     Transport,
     TransportEvent,
     TransportFault,
@@ -57,6 +58,8 @@ def http_info(exchange: HttpExchange | None, *, response_only: bool = False) -> 
         response_headers=dict(exchange.response_headers),
         content_type=exchange.content_type,
         elapsed_ms=exchange.elapsed_ms,
+        body=exchange.body,
+        body_truncated=exchange.body_truncated,
     )
 
 
@@ -271,6 +274,7 @@ class Connection:
                 event.raw,
                 http=http_info(event.http, response_only=True),
                 reply_to=event.in_reply_to,
+                undecodable=event.undecodable,
             )
             # Queued, not written: the waiting request resumes first, and the reply's bookkeeping runs once the
             # next request has left (or on the loop's next turn). See session_log.
@@ -278,7 +282,10 @@ class Connection:
             self._dispatch(parsed, event.in_reply_to)
             log.flush_soon()
         elif isinstance(event, StderrLine):
-            log.write(records.stderr(log.since_start(event.at), event.text))
+            log.write(records.stderr(log.since_start(event.at), event.text, event.undecodable))
+        elif isinstance(event, StreamNote):
+            http = http_info(event.http, response_only=True)
+            log.write(records.stream_note(log.since_start(event.at), event.text, http=http, reply_to=event.in_reply_to))
         elif isinstance(event, TransportFault):
             self._fault(event)
         elif isinstance(event, Closed):

@@ -52,6 +52,18 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "requestedSchema must be a flat object of primitive properties; the form falls back to a JSON editor.",
     ),
     "era": ("info", "How the protocol era was chosen."),
+    "unsafe-url": (
+        "error",
+        "A URL with control or invisible characters can hide where it leads; it is never opened or copied as is.",
+    ),
+    "invalid-utf8": (
+        "error",
+        "MCP messages are UTF-8 JSON; each bad sequence is shown as U+FFFD, and the exact bytes are kept.",
+    ),
+    "unexpected-content-type": (
+        "warning",
+        "A Streamable HTTP server answers with application/json or text/event-stream; clients may refuse the rest.",
+    ),
     "invalid-x-mcp-header": (
         "warning",
         "Tools with an invalid x-mcp-header MUST be excluded from the client's tool list (SEP-2243).",

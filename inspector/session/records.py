@@ -5,8 +5,11 @@ Every later line is a record with ``t`` (seconds since the session started) and 
 
 - ``"c2s"`` / ``"s2c"``: ``raw`` is the exact wire text (or ``msg``, the object, for a message we wrote
   ourselves, whose text is exactly its compact serialization: see ``wire``); ``call`` (c2s) names the call it
-  belongs to; ``http`` holds status and headers (secrets redacted); ``reply_to`` (s2c on HTTP) the id of the POST
-  whose stream carried it.
+  belongs to; ``http`` holds status and headers (secrets redacted), and for a body that was not JSON-RPC the body
+  verbatim (``body``, cut at 1 MiB with ``body_truncated``); ``reply_to`` (s2c on HTTP) the id of the POST whose
+  stream carried it; ``bytes`` (base64) the exact bytes when they were not valid UTF-8 (``raw`` is then their
+  decoding with U+FFFD). ``note: "sse"`` marks an s2c record that is no message: SSE comment or keep-alive lines,
+  or a block without data, verbatim in ``raw``.
 - ``"stderr"``: ``raw`` is one stderr line of the server.
 - ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
@@ -15,6 +18,7 @@ Every later line is a record with ``t`` (seconds since the session started) and 
 
 from __future__ import annotations
 
+import base64
 from typing import Any, Final, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
@@ -49,6 +53,7 @@ def wire(
     http: HttpInfo | None = None,
     reply_to: RequestId | None = None,
     message: JsonObject | None = None,
+    undecodable: bytes | None = None,
 ) -> Record:
     """A message that crossed the wire.
 
@@ -67,7 +72,30 @@ def wire(
         record["http"] = http.to_json()
     if reply_to is not None:
         record["reply_to"] = reply_to
+    if undecodable is not None:
+        record["bytes"] = base64.b64encode(undecodable).decode("ascii")
     return record
+
+
+def stream_note(t: float, text: str, *, http: HttpInfo | None = None, reply_to: RequestId | None = None) -> Record:
+    """SSE lines that carry no message (comments, keep-alives, a block without data), verbatim."""
+    record: Record = {"t": round(t, 6), "dir": "s2c", "raw": text, "note": "sse"}
+    if http is not None:
+        record["http"] = http.to_json()
+    if reply_to is not None:
+        record["reply_to"] = reply_to
+    return record
+
+
+def undecodable_bytes(record: Record) -> bytes | None:
+    """The exact bytes a wire or stderr record kept because they were not valid UTF-8, else None."""
+    value = record.get("bytes")
+    if not isinstance(value, str):
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except ValueError:
+        return None
 
 
 def raw_text(record: Record) -> str | None:
@@ -80,9 +108,12 @@ def raw_text(record: Record) -> str | None:
     return None
 
 
-def stderr(t: float, text: str) -> Record:
-    """A stderr line of the server."""
-    return {"t": round(t, 6), "dir": "stderr", "raw": text}
+def stderr(t: float, text: str, undecodable: bytes | None = None) -> Record:
+    """A stderr line of the server (``undecodable``: its exact bytes when they were not UTF-8)."""
+    record: Record = {"t": round(t, 6), "dir": "stderr", "raw": text}
+    if undecodable is not None:
+        record["bytes"] = base64.b64encode(undecodable).decode("ascii")
+    return record
 
 
 def event(t: float, name: str, **fields: Any) -> Record:

@@ -51,14 +51,20 @@ class HttpInfo:
     response_headers: dict[str, str] = field(default_factory=dict)
     content_type: str | None = None
     elapsed_ms: float | None = None
+    body: str | None = None
+    """A response body that was not JSON-RPC (an HTML error page), verbatim up to 1 MiB."""
+    body_truncated: bool = False
+    """The body was longer than 1 MiB, and ``body`` is its beginning."""
 
     def to_json(self) -> JsonObject:
         """Compact dict for the recording (empty fields left out)."""
         out: JsonObject = {}
-        for key in ("method", "url", "status", "content_type", "elapsed_ms"):
+        for key in ("method", "url", "status", "content_type", "elapsed_ms", "body"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.body_truncated:
+            out["body_truncated"] = True
         if self.request_headers:
             out["request_headers"] = self.request_headers
         if self.response_headers:
@@ -71,9 +77,10 @@ class HttpInfo:
         if not isinstance(data, dict):
             return None
         info = cls()
-        for key in ("method", "url", "content_type"):
+        for key in ("method", "url", "content_type", "body"):
             if isinstance(data.get(key), str):
                 setattr(info, key, data[key])
+        info.body_truncated = data.get("body_truncated") is True
         if isinstance(data.get("status"), int):
             info.status = data["status"]
         if isinstance(data.get("elapsed_ms"), int | float):
@@ -94,6 +101,8 @@ class WireMessage:
     direction: Direction
     message: JsonObject | None = None
     http: HttpInfo | None = None
+    undecodable: bytes | None = None
+    """The exact bytes, when they were not valid UTF-8 (``raw`` is their decoding with U+FFFD)."""
 
 
 @dataclass(slots=True)

@@ -9,11 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol
 
 from inspector.protocol.values import message_value
 
 RequestKey = int | str
+BODY_CAP: Final = 1 << 20
+"""The most of a non-JSON-RPC HTTP body (an HTML error page) that is kept verbatim: 1 MiB; a longer one is kept up
+to here and says so (``HttpExchange.body_truncated``)."""
+
+
+def decode_wire(data: bytes) -> tuple[str, bytes | None]:
+    """Bytes from the server as text: ``(text, None)`` when they are valid UTF-8, else ``(text with U+FFFD for each
+    bad sequence, the exact bytes)`` so that what arrived is kept, not only its repair."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), data
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +40,11 @@ class HttpExchange:
     content_type: str | None = None
     elapsed_ms: float | None = None
     body_excerpt: str | None = None
-    """For a non-JSON-RPC body (an HTML 500 page, a 401 text): the first few hundred characters."""
+    """For a non-JSON-RPC body (an HTML 500 page, a 401 text): the first few hundred characters, readable."""
+    body: str | None = None
+    """That body verbatim, up to ``BODY_CAP`` bytes."""
+    body_truncated: bool = False
+    """The body was longer than ``BODY_CAP``: ``body`` holds its first ``BODY_CAP`` bytes."""
 
 
 @message_value
@@ -68,6 +84,8 @@ class Received:
     http: HttpExchange | None = None
     event_id: str | None = None
     """On HTTP SSE, the stream's last event ID when this message arrived (legacy servers number their events)."""
+    undecodable: bytes | None = None
+    """The exact bytes, when they were not valid UTF-8 (``raw`` is then their decoding with U+FFFD)."""
 
 
 @message_value
@@ -76,6 +94,20 @@ class StderrLine:
 
     text: str
     at: float
+    undecodable: bytes | None = None
+    """The exact bytes, when they were not valid UTF-8."""
+
+
+@message_value
+class StreamNote:
+    """Something on an SSE stream that is not a JSON-RPC message: a comment or keep-alive (``: ping``), or an event
+    without data (an id or retry "priming" the stream). ``text`` is its lines, verbatim."""
+
+    text: str
+    at: float
+    in_reply_to: RequestKey | None = None
+    """The request whose POST stream carried it (None: the standalone GET stream)."""
+    http: HttpExchange | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +136,7 @@ class Closed:
     returncode: int | None = None
 
 
-TransportEvent = Sent | Received | StderrLine | TransportFault | Closed
+TransportEvent = Sent | Received | StderrLine | StreamNote | TransportFault | Closed
 EventSink = Callable[[TransportEvent], None]
 """Events are delivered synchronously, in wire order, from the transport's own task."""
 

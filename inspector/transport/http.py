@@ -224,29 +224,36 @@ class StreamableHttpTransport:
             await self._post_stream(message, response, make)
             return
         try:
-            text = (await response.aread()).decode("utf-8", errors="replace")
+            body = await channel.read_body(response, whole=200 <= status < 300)
         except httpx.HTTPError as exc:
             channel.fault(exception_fault(exc, self.url, response_started=True), request_id, make())
             return
+        text = body.text
+
+        def received() -> Received:
+            return Received(
+                raw=text, at=channel.clock(), in_reply_to=request_id, http=make(), undecodable=body.undecodable
+            )
+
         if 200 <= status < 300:
             if not text.strip():
                 if request_id is not None:
-                    channel.fault(_empty_answer(status, request_id), request_id, make())
+                    channel.fault(_empty_answer(status, request_id), request_id, make(body))
             elif kind == "application/json" or looks_like_jsonrpc(text):  # parsed only when the type does not say
-                channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
+                channel.emit(received())
             else:
-                channel.fault(_not_jsonrpc(status, kind, text), request_id, make(excerpt(text)))
+                channel.fault(_not_jsonrpc(status, kind, text), request_id, make(body))
             return
-        jsonrpc = looks_like_jsonrpc(text)
+        jsonrpc = not body.truncated and looks_like_jsonrpc(text)
         if status == 404 and sent_session is not None:
             # The fault goes first: the official SDK's 404 body is a JSON-RPC error with a null id, which would
             # otherwise end the request as that error and hide the expiry the session re-initializes on.
-            channel.expire_session(sent_session, request_id, make(excerpt(text)))
+            channel.expire_session(sent_session, request_id, make(body))
             if jsonrpc:
-                channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
+                channel.emit(received())
             return
         if jsonrpc and status != 401:
-            channel.emit(Received(raw=text, at=channel.clock(), in_reply_to=request_id, http=make()))
+            channel.emit(received())
             return
         fault = status_fault(
             status,
@@ -256,7 +263,7 @@ class StreamableHttpTransport:
             body_excerpt=excerpt(text),
             sent_authorization=channel.sent_authorization,
         )
-        channel.fault(fault, request_id, make(excerpt(text)))
+        channel.fault(fault, request_id, make(body))
 
     async def _post_stream(self, message: OutgoingMessage, response: httpx.Response, make: ExchangeFactory) -> None:
         parser = SseParser()

@@ -6,25 +6,42 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Collection, Coroutine, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from inspector.transport.base import (
+    BODY_CAP,
     EventSink,
     HttpExchange,
     Received,
     RequestKey,
+    StreamNote,
     TransportEvent,
     TransportFault,
+    decode_wire,
 )
 from inspector.transport.http_faults import FaultText, excerpt, redact
+from inspector.transport.sse import SseNote
 
 if TYPE_CHECKING:
     from inspector.transport.sse import SseEvent, SseParser
 
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """An HTTP response body as read: its text, its exact bytes when they are not UTF-8, whether it was cut at
+    ``BODY_CAP``."""
+
+    text: str
+    undecodable: bytes | None = None
+    truncated: bool = False
+
+
 ExchangeFactory = Callable[..., HttpExchange]
-"""``make(body_excerpt=None)``: the exchange an event on this response is reported with, timed at the call."""
+"""``make(body=None)``: the exchange an event on this response is reported with (and the body that was not JSON-RPC,
+verbatim), timed at the call."""
 
 
 class HttpChannel:
@@ -119,7 +136,7 @@ class HttpChannel:
         response_headers = self.redact(response.headers)
         content_type = response.headers.get("content-type")
 
-        def make(body_excerpt: str | None = None) -> HttpExchange:
+        def make(body: Body | None = None) -> HttpExchange:
             return HttpExchange(
                 request.method,
                 request.url,
@@ -128,10 +145,34 @@ class HttpChannel:
                 response_headers,
                 content_type,
                 round((self.clock() - start) * 1000, 3),
-                body_excerpt,
+                excerpt(body.text) if body is not None else None,
+                body.text if body is not None else None,
+                body.truncated if body is not None else False,
             )
 
         return make
+
+    @staticmethod
+    async def read_body(response: httpx.Response, *, whole: bool) -> Body:
+        """The response body as text, with its exact bytes when they are not UTF-8. ``whole``: all of it (a JSON
+        answer may be 20 MB); otherwise at most ``BODY_CAP`` bytes are read and kept (an error page).
+        Raises ``httpx.HTTPError`` when the body cannot be read."""
+        if whole:
+            data = await response.aread()
+            truncated = False
+        else:
+            chunks: list[bytes] = []
+            size = 0
+            truncated = False
+            async for chunk in response.aiter_bytes():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > BODY_CAP:
+                    truncated = True
+                    break
+            data = b"".join(chunks)[:BODY_CAP]
+        text, undecodable = decode_wire(data)
+        return Body(text, undecodable, truncated)
 
     async def consume_sse(
         self, response: httpx.Response, parser: SseParser, request_id: RequestKey | None, make: ExchangeFactory
@@ -152,7 +193,10 @@ class HttpChannel:
             return False, exc, seen
         return False, None, seen
 
-    def _on_event(self, event: SseEvent, request_id: RequestKey | None, make: ExchangeFactory) -> bool:
+    def _on_event(self, event: SseEvent | SseNote, request_id: RequestKey | None, make: ExchangeFactory) -> bool:
+        if isinstance(event, SseNote):
+            self.emit(StreamNote(event.text, self.clock(), request_id, make()))
+            return False
         if event.event != "message":
             # Not tied to request_id: a fault's request_id means the request ended, and this one goes on.
             on = f" on the stream of request {request_id!r}" if request_id is not None else ""
@@ -168,8 +212,18 @@ class HttpChannel:
             )
             return False
         if event.data == "":
-            return False  # a priming event: only its id and retry matter
-        self.emit(Received(raw=event.data, at=self.clock(), in_reply_to=request_id, http=make(), event_id=event.id))
+            self.emit(StreamNote("data:", self.clock(), request_id, make()))  # priming: only its id and retry matter
+            return False
+        self.emit(
+            Received(
+                raw=event.data,
+                at=self.clock(),
+                in_reply_to=request_id,
+                http=make(),
+                event_id=event.id,
+                undecodable=event.undecodable,
+            )
+        )
         return request_id is not None and answers(event.data, request_id)
 
     def note_session(self, response: httpx.Response) -> None:

@@ -252,8 +252,8 @@ class LegacyStreams:
                     channel.expire_session(sent_session, request_id, exchange)
                     return Expired(exchange)
                 if not (200 <= status < 300 and media_type(response.headers.get("content-type")) == EVENT_STREAM):
-                    text = (await response.aread()).decode("utf-8", errors="replace")
-                    return Refused(make(excerpt(text)), self._refusal(status, response.headers, text))
+                    body = await channel.read_body(response, whole=False)
+                    return Refused(make(body), self._refusal(status, response.headers, body.text))
                 if opened is not None:
                     opened()
                 parser = SseParser(last_id, retry_ms)

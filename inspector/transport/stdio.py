@@ -27,6 +27,7 @@ from inspector.transport.base import (
     TransportFault,
     TransportKind,
     TransportStartError,
+    decode_wire,
 )
 
 if TYPE_CHECKING:
@@ -257,14 +258,14 @@ class StdioTransport:
         self._emit_closed()
 
     def _on_stdout_line(self, line: bytes) -> None:
-        text = _decode(line)
+        text, undecodable = decode_wire(line.removesuffix(b"\r"))
         if text:
-            self._emit(Received(raw=text, at=self._clock()))
+            self._emit(Received(raw=text, at=self._clock(), undecodable=undecodable))
 
     def _on_stderr_line(self, line: bytes) -> None:
-        text = _decode(line)
+        text, undecodable = decode_wire(line.removesuffix(b"\r"))
         if text:
-            self._emit(StderrLine(text=text, at=self._clock()))
+            self._emit(StderrLine(text=text, at=self._clock(), undecodable=undecodable))
 
     def _emit_closed(self) -> None:
         if self._closed_emitted:
@@ -301,7 +302,3 @@ class StdioTransport:
     def _emit(self, event: TransportEvent) -> None:
         if self._sink is not None:
             self._sink(event)
-
-
-def _decode(line: bytes) -> str:
-    return line.decode("utf-8", errors="replace").removesuffix("\r")

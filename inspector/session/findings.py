@@ -122,9 +122,9 @@ def schema_problems(method: str, version: str, result: Mapping[str, Any], *, siz
 
     The verdict is a function of the result's exact text, so the last ``VERDICTS_KEPT`` are remembered by it: a
     server that answers the same result again (a load run, a poll that did not change) is not validated again.
-    Validation is a fifth of a small call's cost: ``tests/perf/bench_instructions.py`` counted 480,000
-    instructions per stdio ``tools/call`` with a validation each time and 456,000 with this (the rest of the
-    difference to no validation at all, 387,000, is the official models being imported and walked by the collector).
+    ``tests/perf/bench_instructions.py`` counted 480,000 instructions per stdio ``tools/call`` with a validation each
+    time and 456,000 with this (no validation at all: 387,000, most of the rest being the official models, imported
+    for the first validation, in the collector's walks).
     ``size`` is the length of the message the result came in (0: unknown, remember nothing)."""
     if 0 < size <= VERDICT_TEXT_LIMIT:
         key = (method, version, dumps(result))

@@ -31,7 +31,7 @@ class Group(Enum):
 
     SERVER = "--server SPEC or --demo"
     TARGET = "headers, bearer, env and secrets of the target"
-    ERA = "--era"
+    ERA = "--era and --no-tasks: what the inspector speaks"
     ANSWERS = "--answers FILE and --on-missing POLICY"
     HELPERS = "--stub-model and --root: what answers sampling and roots/list"
     RECORD = "--record / --no-record"
@@ -54,6 +54,10 @@ SecretOpt = Annotated[
     list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")
 ]
 EraOpt = Annotated[str, typer.Option("--era", help="auto (probe with server/discover), modern or legacy.")]
+NoTasksOpt = Annotated[
+    bool,
+    typer.Option("--no-tasks", help="Do not declare the Tasks extension (see how the server behaves without it)."),
+]
 AnswersOpt = Annotated[
     Path | None, typer.Option("--answers", help="JSON file: input-request key -> the exact response.")
 ]
@@ -85,7 +89,7 @@ _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
         ("env", EnvOpt, None),
         ("secret", SecretOpt, None),
     ],
-    Group.ERA: [("era", EraOpt, "auto")],
+    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False)],
     Group.ANSWERS: [("answers", AnswersOpt, None), ("on_missing", OnMissingOpt, "fail")],
     Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
     Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
@@ -106,6 +110,7 @@ class ConnectOptions:
     env: list[str] = field(default_factory=list)
     secret: list[str] = field(default_factory=list)
     era: str = "auto"
+    no_tasks: bool = False
     answers: Path | None = None
     on_missing: str = "fail"
     stub_model: bool = False

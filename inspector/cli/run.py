@@ -92,6 +92,7 @@ def run_and_exit(
             era=opts.era_mode(),
             record=opts.recording(),
             as_json=opts.as_json,
+            tasks=not opts.no_tasks,
             max_rounds=opts.max_rounds,
             timeout=opts.timeout,
             show_all_calls=show_all_calls,
@@ -111,10 +112,13 @@ async def run_operation(
     max_rounds: int = 10,
     timeout: float = 60.0,
     show_all_calls: bool = False,
+    tasks: bool = True,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
-    session = build_session(target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout)
+    session = build_session(
+        target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout, tasks=tasks
+    )
     try:
         if not await connect_or_report(session, as_json=as_json):
             say_recorded(record)
@@ -130,7 +134,9 @@ async def run_operation(
         call = session.call(outcome.call_index)
         print_timeline(console, session.timeline, calls=None if show_all_calls else [call])
         if outcome.status != "complete" and outcome.detail:
-            say_error(f"{call.method} ended {outcome.status}: {outcome.detail}", redactor=session.redactor)
+            say_error(
+                f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor
+            )
         if outcome.status == "failed":
             # The detail says "see the server's stderr": headless, there is no console pane to see it in.
             say_server_stderr([c.text for c in session.timeline.console if c.source == "stderr"])

@@ -85,6 +85,7 @@ def build_session(
     timeout: float = 60.0,
     legacy_offer: str = LATEST_LEGACY,
     modern_version: str = LATEST_MODERN,
+    tasks: bool = True,
 ) -> InspectorSession:
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
     transport = build_transport(target)
@@ -101,6 +102,7 @@ def build_session(
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
         secrets=target.secrets(),
+        tasks=tasks,
     )
 
 

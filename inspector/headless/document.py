@@ -68,6 +68,7 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "status": outcome.status,
         "exitCode": outcome.exit_code,
         "detail": outcome.detail or None,
+        "hint": outcome.hint or None,
         "result": outcome.result,
         "error": outcome.error,
         "era": era.era if era else None,

@@ -36,8 +36,25 @@ DEFAULT_CAPABILITIES: Final[JsonObject] = {
     "elicitation": {"form": {}, "url": {}},
     "sampling": {},
     "roots": {},
+    "extensions": {TASKS_EXTENSION: {}},
 }
-"""What we declare unless the user says otherwise: every kind of input request, so any server flow can be seen."""
+"""What we declare unless the user says otherwise: every kind of input request, and the Tasks extension (a
+debugger declares what it supports), so any server flow can be seen."""
+
+
+def client_capabilities(*, tasks: bool = True) -> JsonObject:
+    """``DEFAULT_CAPABILITIES``, without the Tasks extension when ``tasks`` is False (``--no-tasks``: to see how a
+    server behaves with a client that does not declare it)."""
+    caps: JsonObject = {key: dict(value) for key, value in DEFAULT_CAPABILITIES.items()}
+    if not tasks:
+        del caps["extensions"]
+    return caps
+
+
+def declares_tasks(capabilities: JsonObject) -> bool:
+    """Do these client capabilities declare the Tasks extension?"""
+    extensions = capabilities.get("extensions")
+    return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
 
 
 def is_modern(version: str) -> bool:

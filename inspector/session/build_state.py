@@ -41,6 +41,8 @@ class BuildState:
     """Progress tokens of requests in flight -> their round."""
     legacy_version: str | None = None
     """The version ``initialize`` settled (its results are validated against it)."""
+    tasks: dict[str, Call] = field(default_factory=dict)
+    """Task ids -> the call that follows the task (task notifications are matched by id, never by time)."""
 
     def on_round(self, code: str, message: str, call: Call, round_: Round) -> None:
         """Raise a catalog finding on a round."""

@@ -13,6 +13,7 @@ from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO,
 from inspector.protocol.jsonrpc import JsonObject, WireParse
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
+from inspector.session import build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
 from inspector.session.records import Record, undecodable_bytes
@@ -83,7 +84,11 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
     if token is not None:
         state.progress[token] = round_
     call.rounds.append(round_)
-    call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
+    if call.task is None:
+        call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
+    else:
+        build_tasks.cancel_sent(call, round_)
+        call.status = build_tasks.call_status(call) or "working"  # a poll does not make the task pending again
     assert parsed.id is not None
     state.in_flight[parsed.id] = InFlight(call, round_, version, token)
     if state.timeline.listeners:  # (no event objects to build when nobody listens: a headless run)
@@ -206,6 +211,8 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
                 elicitation_key(e, i): {"method": "elicitation/create", "params": {"mode": "url", **e}}
                 for i, e in enumerate(wanted)
             }
+        if round_.method in build_tasks.TASK_METHODS:
+            build_tasks.task_error(state, call, round_, round_.error)
     else:
         _result(state, call, round_, message.get("result"), flight.version)
     if state.timeline.listeners:
@@ -219,6 +226,16 @@ def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> N
     The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
     failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
     """
+    if call.task is not None:
+        derived = build_tasks.call_status(call)
+        if derived is None or derived == call.status:
+            return
+        call.status = derived
+        if call.ended:
+            call.finished_at = at
+            if state.timeline.listeners:
+                state.timeline.emit(CallFinished(call))
+        return
     if round_.result_type == "input_required":
         call.status = "input-required"
         return
@@ -250,8 +267,16 @@ def _result(state: BuildState, call: Call, round_: Round, result: Any, version: 
         state.on_round("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call, round_)
         result_type = str(result_type)
     round_.result_type = result_type
-    if result_type == "input_required":
+    if result_type == "input_required" and round_.method not in build_tasks.TASK_METHODS:
         _input_required(state, call, round_, result)
+    at = round_.response.at if round_.response is not None else 0.0
+    if round_.method in build_tasks.TASK_METHODS:
+        build_tasks.task_round(state, call, round_, result, at)
+        return
+    creates = result_type == "task" or (not modern and round_.method == "tools/call" and "task" in result)
+    if creates and build_tasks.created(state, call, round_, result, modern=modern, at=at):
+        round_.result_type = "task"
+        return
     check_version = version if modern else state.legacy_version
     # A 2025-11-25 task-augmented call (params.task) may answer CreateTaskResult, which mcp-types keeps out of
     # its public surface ("tasks/* deliberately absent"): validating it as CallToolResult would be a false alarm.
@@ -320,6 +345,13 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     assert isinstance(params, dict)
     target: tuple[Call, Round] | None = None
+    if parsed.method in build_tasks.TASK_NOTIFICATIONS:
+        target = build_tasks.notified(state, parsed.method or "", params, wire.at)
+        if target is not None:
+            target[1].notifications.append(wire)
+            _derive_status(state, target[0], target[1], wire.at)
+            state.timeline.emit(RoundUpdated(*target))
+            return
     token = params.get("progressToken")
     token = token if isinstance(token, int | str) else None  # a malformed token (a list) must not break lookup
     if parsed.method == "notifications/progress" and token in state.progress:

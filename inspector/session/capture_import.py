@@ -2,7 +2,8 @@
 
 A capture knows messages but not calls, so calls are inferred as a client would have made them: every request
 starts a call, except an MRTR retry (params carry ``inputResponses`` or ``requestState``) which continues the
-previous call of the same method and name. The era comes from the first discover/initialize that succeeded.
+previous call of the same method and name, and a ``tasks/*`` request about a task a call created, which is a round
+of that call. The era comes from the first discover/initialize that succeeded.
 """
 
 from __future__ import annotations
@@ -45,6 +46,28 @@ def _call_key(message: JsonObject) -> tuple[str, str | None]:
     return str(message.get("method")), name if isinstance(name, str) else None
 
 
+def _task_id(params: JsonObject) -> str:
+    """The task a ``tasks/*`` request is about: its ``taskId``, or the related-task ``_meta`` of SEP-2322's
+    ``tasks/input_response``."""
+    task_id = params.get("taskId")
+    if isinstance(task_id, str):
+        return task_id
+    meta = params.get("_meta")
+    related = meta.get("io.modelcontextprotocol/related-task") if isinstance(meta, dict) else None
+    task_id = related.get("taskId") if isinstance(related, dict) else None
+    return task_id if isinstance(task_id, str) else ""
+
+
+def _created_task(message: JsonObject | None) -> str | None:
+    """The id of the task a response created (2026 ``resultType: "task"``, 2025 ``{"task": {...}}``)."""
+    result = message.get("result") if message is not None else None
+    if not isinstance(result, dict):
+        return None
+    task = result if result.get("resultType") == "task" else result.get("task")
+    task_id = task.get("taskId") if isinstance(task, dict) else None
+    return task_id if isinstance(task_id, str) else None
+
+
 def records_from_capture(lines: Iterable[str]) -> list[Record]:
     """Records (header excluded) that build the same timeline the captured client saw."""
     out: list[Record] = []
@@ -54,6 +77,7 @@ def records_from_capture(lines: Iterable[str]) -> list[Record]:
     era_known = False
     pending_era: dict[Any, str] = {}
     call_of_id: dict[Any, int | None] = {}
+    call_of_task: dict[str, int] = {}
     for line in lines:
         if not line.strip():
             continue
@@ -73,7 +97,10 @@ def records_from_capture(lines: Iterable[str]) -> list[Record]:
                 params = parsed.message.get("params") if isinstance(parsed.message.get("params"), dict) else {}
                 assert isinstance(params, dict)
                 retry = ("inputResponses" in params or "requestState" in params) and key in last_call_of
-                if retry:
+                task_call = call_of_task.get(_task_id(params)) if key[0].startswith("tasks/") else None
+                if task_call is not None:
+                    call = task_call
+                elif retry:
                     call = last_call_of[key]
                 else:
                     calls += 1
@@ -99,6 +126,10 @@ def records_from_capture(lines: Iterable[str]) -> list[Record]:
             out.append(records.wire(t, "s2c", raw, http=http, reply_to=reply_to if parsed.kind != "response" else None))
             if parsed.kind in ("response", "error") and parsed.id in in_flight:
                 in_flight.remove(parsed.id)
+            created = _created_task(parsed.message) if parsed.kind == "response" else None
+            owner = call_of_id.get(parsed.id)
+            if created is not None and owner is not None:
+                call_of_task[created] = owner
             if not era_known and parsed.kind == "response" and parsed.id in pending_era and parsed.message is not None:
                 result = parsed.message.get("result")
                 if isinstance(result, dict):

@@ -35,6 +35,29 @@ class RpcError(Exception):
         return out
 
 
+MISSING_CAPABILITY = -32021
+INVALID_PARAMS = -32602
+
+
+def explain(error: RpcError, method: str, *, legacy: bool, tasks_declared: bool) -> str:
+    """What to try after a JSON-RPC error, when the error says it (empty when it does not)."""
+    if error.code == MISSING_CAPABILITY:
+        data = error.data if isinstance(error.data, dict) else {}
+        wanted = data.get("requiredCapabilities")
+        extensions = wanted.get("extensions") if isinstance(wanted, dict) else None
+        if isinstance(extensions, dict) and "io.modelcontextprotocol/tasks" in extensions:
+            if legacy:
+                return "the server wants the 2026-07-28 Tasks extension: connect with --era modern"
+            if not tasks_declared:
+                return "the server wants the Tasks extension: drop --no-tasks (or turn Tasks on in the TUI)"
+            return "the Tasks extension was declared: the server did not read it from this request's _meta"
+        named = ", ".join(sorted(wanted)) if isinstance(wanted, dict) and wanted else "a client capability"
+        return f"the server needs {named}, which this request did not declare"
+    if error.code == INVALID_PARAMS and method.startswith("tasks/"):
+        return "the task is unknown or has expired (past its ttl): `inspector task list` shows the tasks recorded"
+    return ""
+
+
 class RequestFailed(Exception):
     """No usable response: timeout, transport fault, the server went away, or the user cancelled.
 

@@ -51,6 +51,7 @@ class CallLedger:
         *,
         result: JsonObject | None = None,
         error: JsonObject | None = None,
+        hint: str = "",
     ) -> Outcome:
         """End ``call``; the end record is written unless the final reply already said the same."""
         log = self.log
@@ -63,7 +64,7 @@ class CallLedger:
                 log.write(records.call_ended(t, call, status, detail))
 
         log.after_queued(record_the_end)
-        return self._finished(Outcome(call, status, result, error, detail))
+        return self._finished(Outcome(call, status, result, error, detail, hint))
 
     def ended_by_wire(self, call: int, status: CallStatus, result: JsonObject) -> Outcome:
         """A call whose final reply says how it ended (resultType complete, or none): the builder ends it on that
@@ -95,5 +96,6 @@ class CallLedger:
                 redactor.redact_value(outcome.result),
                 redactor.redact_value(outcome.error),
                 redactor.redact(outcome.detail),
+                redactor.redact(outcome.hint),
             )
         return outcome

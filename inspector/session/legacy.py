@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
-from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS
+from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS
 from inspector.session import findings as lint
@@ -21,7 +21,9 @@ USER_REJECTED = -1  # what the official SDKs send when the user declines a sampl
 
 
 def legacy_capabilities(modern: JsonObject) -> JsonObject:
-    """Session capabilities for ``initialize`` from our per-request ones (roots gains ``listChanged``)."""
+    """Session capabilities for ``initialize`` from our per-request ones: roots gains ``listChanged``, and the
+    Tasks extension becomes 2025-11-25's ``tasks`` capability (listing and cancelling; never ``tasks.requests``:
+    the inspector hosts no tasks of the server's)."""
     caps: JsonObject = {}
     for key, value in modern.items():
         if key == "extensions":
@@ -29,6 +31,8 @@ def legacy_capabilities(modern: JsonObject) -> JsonObject:
         caps[key] = dict(value) if isinstance(value, dict) else value
     if "roots" in caps:
         caps["roots"] = {"listChanged": True}
+    if declares_tasks(modern):
+        caps["tasks"] = {"list": {}, "cancel": {}}
     return caps
 
 

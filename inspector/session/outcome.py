@@ -34,7 +34,9 @@ class Outcome:
     result: JsonObject | None = None
     error: JsonObject | None = None
     detail: str = ""
-    """For anything but complete: what happened and what to try."""
+    """For anything but complete: what happened."""
+    hint: str = ""
+    """What to try, when there is something to try."""
 
     @property
     def exit_code(self) -> int:

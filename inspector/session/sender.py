@@ -47,11 +47,18 @@ class RequestSender:
         self._progress_tokens = 0
 
     async def send(
-        self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None = None
+        self,
+        call: int,
+        method: str,
+        params: JsonObject,
+        capabilities: JsonObject | None = None,
+        *,
+        unbounded: bool = False,
     ) -> JsonObject:
         """One request of ``call``; returns its result, raises ``RpcError`` or ``RequestFailed``.
 
-        ``capabilities`` declares other client capabilities for this one request (modern era)."""
+        ``capabilities`` declares other client capabilities for this one request (modern era); ``unbounded``: no
+        timeout (2025's ``tasks/result`` answers when the task has ended, however long that takes)."""
         transport = self.connection.transport
         for attempt in range(2):
             if self.negotiated.legacy and getattr(transport, "session_expired", False):
@@ -70,8 +77,9 @@ class RequestSender:
                 meta = self._envelope_for(version, capabilities).meta(extra)
             headers = self._headers(method, params) if transport.kind == "http" else None
             try:
+                timeout = None if unbounded else self.timeout
                 return await self.connection.request(
-                    call, method, sent, timeout=self.timeout, protocol_version=version, headers=headers, meta=meta
+                    call, method, sent, timeout=timeout, protocol_version=version, headers=headers, meta=meta
                 )
             except RpcError as error:
                 mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
-from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LATEST_MODERN
+from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
@@ -21,7 +21,7 @@ from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session import handshake
 from inspector.session.connection import Connection
-from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.errors import RequestFailed, RpcError, explain
 from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, HandshakeOptions, Negotiated
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
@@ -36,6 +36,8 @@ from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
+from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
+from inspector.session.task_span import TaskShape
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
@@ -62,6 +64,7 @@ class InspectorSession:
         heap: HeapPolicy | None = None,
         reply_poll_s: float = 0.0,
         secrets: Iterable[str] = (),
+        tasks: bool = True,
     ) -> None:
         self.redactor = Redactor(secrets)
         """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
@@ -72,7 +75,7 @@ class InspectorSession:
         self.ledger = CallLedger(self.log, answers, heap)
         self.options = HandshakeOptions(
             era=era,
-            capabilities=dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities),
+            capabilities=client_capabilities(tasks=tasks) if capabilities is None else dict(capabilities),
             probe_timeout=probe_timeout,
             legacy_offer=legacy_offer,
             modern_version=modern_version,
@@ -84,6 +87,8 @@ class InspectorSession:
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
+        self.tasks = TaskFollower(self.ledger, self._send)
+        """Follows the tasks the calls create (and cancels them)."""
 
     @property
     def timeline(self) -> Timeline:
@@ -146,10 +151,24 @@ class InspectorSession:
                 "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
             ) from None
 
-    async def _send(self, call: int, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
+    async def _send(
+        self,
+        call: int,
+        method: str,
+        params: JsonObject,
+        capabilities: JsonObject | None,
+        *,
+        unbounded: bool = False,
+    ) -> JsonObject:
         if self._sender is None:
             raise RequestFailed("closed", "the session is not connected", "connect first")
-        return await self._sender.send(call, method, params, capabilities)
+        return await self._sender.send(call, method, params, capabilities, unbounded=unbounded)
+
+    def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
+        legacy = self.negotiated is not None and self.negotiated.legacy
+        declared = declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
+        hint = explain(error, method, legacy=legacy, tasks_declared=declared)
+        return self.ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json(), hint=hint)
 
     # ------------------------------------------------------------------------------------------------ operations
     async def list_all(self, kind: CatalogKind) -> Outcome:
@@ -176,7 +195,7 @@ class InspectorSession:
                 seen.add(next_cursor)
                 cursor = next_cursor
         except RpcError as error:
-            return ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json())
+            return self._rpc_failed(call, method, error, None)
         except RequestFailed as failure:
             return ledger.failed(call, failure)
         except asyncio.CancelledError:
@@ -231,8 +250,9 @@ class InspectorSession:
         """Any request as one call; MRTR is driven for the three methods that allow it."""
         ledger = self.ledger
         call = ledger.start(method, params)
+        sent = self._with_task_request(method, params)
         try:
-            result = await self._first_round(call, method, params, capabilities)
+            result = await self._first_round(call, method, sent, capabilities)
             if is_input_required(result) and method in INPUT_REQUIRED_METHODS:
 
                 async def answer(key: str, request: JsonObject) -> JsonObject:
@@ -251,8 +271,11 @@ class InspectorSession:
                 ).result
             elif is_input_required(result):
                 return ledger.end(call, "failed", forbidden_input_required(method), result=result)
+            shape = self._task_shape(method, sent, result, capabilities)
+            if shape is not None:
+                return await self.tasks.follow(call, result, shape, capabilities)
         except RpcError as error:
-            return ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json())
+            return self._rpc_failed(call, method, error, capabilities)
         except RequestFailed as failure:
             return ledger.failed(call, failure)
         except MalformedInputRequired as bad:
@@ -280,6 +303,11 @@ class InspectorSession:
         if answerer is not None and call in answerer.unanswered:
             return ledger.end(call, "no-answer", answerer.unanswered[call], result=result)
         result_type = result.get("resultType")
+        if result_type == "task":
+            detail = (
+                f"{method} answered a task to a request that did not declare the Tasks extension: an invalid response"
+            )
+            return ledger.end(call, "failed", detail, result=result)
         if result_type is not None and result_type not in RESULT_TYPES:
             return ledger.end(
                 call,
@@ -318,8 +346,29 @@ class InspectorSession:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def cancel(self, call: int) -> bool:
-        """Cancel a call in flight (stdio: notifications/cancelled; HTTP: close its stream)."""
+        """Cancel a call in flight: a task with ``tasks/cancel`` (cooperative: it may still complete); anything
+        else on the wire (stdio: notifications/cancelled; HTTP: close its stream)."""
+        if self.tasks.cancel(call):
+            return True
         return await self.connection.cancel_call(call) > 0
+
+    # ------------------------------------------------------------------------------------------------ tasks
+    def _with_task_request(self, method: str, params: JsonObject) -> JsonObject:
+        negotiated = self.negotiated
+        if method != "tools/call" or negotiated is None or not negotiated.legacy:
+            return params
+        return with_task_request(
+            params,
+            declared=declares_tasks(self.options.capabilities),
+            server_capabilities=self.timeline.server_capabilities,
+            tool=self.tools.get(str(params.get("name"))),
+        )
+
+    def _task_shape(
+        self, method: str, sent: JsonObject, result: JsonObject, capabilities: JsonObject | None
+    ) -> TaskShape | None:
+        declared = declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
+        return created_shape(method, sent, result, declared=declared)
 
     async def close(self) -> None:
         """Close the connection (bounded), with every record written, and close the recording."""

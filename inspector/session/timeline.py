@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.task_span import TaskSpan
 
 Direction = Literal["c2s", "s2c"]
 Severity = Literal["error", "warning", "info"]
@@ -21,6 +22,9 @@ RoundKind = Literal["request", "server-request"]
 CallStatus = Literal[
     "pending",
     "input-required",
+    "working",
+    "cancelling",
+    "detached",
     "complete",
     "tool-error",
     "error",
@@ -29,13 +33,15 @@ CallStatus = Literal[
     "cancelled",
     "failed",
 ]
-"""pending: in flight; input-required: waiting for answers; complete; tool-error: result with isError;
-error: JSON-RPC error; no-answer: input needed but none available; round-cap: too many rounds;
-cancelled: the user cancelled; failed: transport failure, timeout or an invalid response."""
-IN_FLIGHT_STATUSES: frozenset[CallStatus] = frozenset({"pending", "input-required"})
+"""pending: in flight; input-required: waiting for answers; working: its task runs (the server keeps it);
+cancelling: the user cancelled, the server has not said it stopped; detached: its task still runs, but this session
+stopped following it (``inspector task get ID`` follows it again); complete; tool-error: result with isError;
+error: JSON-RPC error; no-answer: input needed but none available; round-cap: too many rounds; cancelled: the user
+cancelled; failed: transport failure, timeout or an invalid response."""
+IN_FLIGHT_STATUSES: frozenset[CallStatus] = frozenset({"pending", "input-required", "working", "cancelling"})
 """A call with one of these has not ended: it waits on the server or on an answer (and can be cancelled)."""
 FAILED_STATUSES: frozenset[CallStatus] = frozenset(
-    {"tool-error", "error", "no-answer", "round-cap", "cancelled", "failed"}
+    {"tool-error", "error", "no-answer", "round-cap", "cancelled", "failed", "detached"}
 )
 """A call that ended with one of these did not get what it asked for (shown in red, exit code other than 0)."""
 
@@ -206,6 +212,8 @@ class Call:
     finished_at: float | None = None
     findings: list[Finding] = field(default_factory=list)
     """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
+    task: TaskSpan | None = None
+    """The task the call created (or looks at again), when it made one."""
 
     @property
     def name(self) -> str | None:
@@ -249,13 +257,17 @@ class Call:
 
     @property
     def result(self) -> JsonObject | None:
-        """The final result object, when the call ended with one."""
+        """The final result object, when the call ended with one (a task's own result, once it has one)."""
+        if self.task is not None:
+            return self.task.result
         last = self.final_round
         return last.result if last is not None else None
 
     @property
     def error(self) -> JsonObject | None:
-        """The final JSON-RPC error object, when the call ended with one."""
+        """The final JSON-RPC error object, when the call ended with one (a task's, when it failed)."""
+        if self.task is not None and self.task.error is not None:
+            return self.task.error
         last = self.final_round
         return last.error if last is not None else None
 
@@ -348,6 +360,9 @@ class Timeline:
     """Every finding, session-wide, in the order raised (round and call findings included)."""
     unmatched: list[WireMessage] = field(default_factory=list)
     """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications."""
+    session: list[Round] = field(default_factory=list)
+    """Server requests that belong to no call (``roots/list`` right after ``initialize``), in order, with our
+    answers: session rows, never a round of a call."""
     connected: bool = False
     disconnect_reason: str | None = None
     listeners: list[TimelineListener] = field(default_factory=list, compare=False, repr=False)

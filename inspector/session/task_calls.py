@@ -1,0 +1,140 @@
+"""Following a call's task to its end: the session's collaborator that turns the task driver's closures into
+``tasks/*`` requests of the same call, and its end into the call's outcome.
+
+Every request the driver makes is a round of the call that created the task, so the timeline shows the MRTR rounds,
+the creation, the polls, the updates (with who answered) and the end in one place, and a recording replays it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.build_tasks import RELATED_TASK
+from inspector.session.ledger import CallLedger
+from inspector.session.outcome import Outcome
+from inspector.session.task_span import TaskShape
+from inspector.session.tasks import TaskEnd, drive_task, task_of
+from inspector.session.timeline import CallStatus
+
+Send = Callable[..., Awaitable[JsonObject]]
+"""``send(call, method, params, capabilities, unbounded=False)``: one request of a call (``RequestSender.send``)."""
+
+
+def with_task_request(
+    params: JsonObject, *, declared: bool, server_capabilities: JsonObject | None, tool: JsonObject | None
+) -> JsonObject:
+    """2025-11-25: ``params.task`` on a ``tools/call`` the server may run as a task (the tool's
+    ``execution.taskSupport`` is optional or required, the server offers ``tasks.requests.tools.call``), when
+    tasks are on (``declared``)."""
+    if "task" in params or not declared:
+        return params
+    offered = (server_capabilities or {}).get("tasks")
+    requests = offered.get("requests") if isinstance(offered, dict) else None
+    tools = requests.get("tools") if isinstance(requests, dict) else None
+    if not (isinstance(tools, dict) and "call" in tools):
+        return params
+    execution = tool.get("execution") if tool is not None else None
+    support = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return {**params, "task": {}} if support in ("optional", "required") else params
+
+
+def created_shape(method: str, sent: JsonObject, result: JsonObject, *, declared: bool) -> TaskShape | None:
+    """Which task the result of a request created, when it is one the call may follow (None: not a task, or one
+    the client did not ask for)."""
+    if method != "tools/call":
+        return None
+    if result.get("resultType") == "task":
+        return "ext-2026" if declared else None
+    if "task" in sent and isinstance(result.get("task"), dict) and "content" not in result:
+        return "legacy-2025"
+    return None
+
+
+class TaskFollower:
+    """Drives the tasks of a session's calls, one driver per call, and lets a call's task be cancelled."""
+
+    def __init__(self, ledger: CallLedger, send: Send) -> None:
+        self.ledger = ledger
+        self._send = send
+        self._cancels: dict[int, asyncio.Event] = {}
+
+    def following(self, call: int) -> bool:
+        """Is a task of ``call`` being followed now?"""
+        return call in self._cancels
+
+    def cancel(self, call: int) -> bool:
+        """Ask for the task of ``call`` to be cancelled (``tasks/cancel``, sent by its driver at once); False when
+        the call has no task being followed."""
+        event = self._cancels.get(call)
+        if event is None:
+            return False
+        event.set()
+        return True
+
+    async def follow(
+        self, call: int, created: JsonObject, shape: TaskShape, capabilities: JsonObject | None
+    ) -> Outcome:
+        """Follow the task ``created`` made for ``call`` until it ends; the call's outcome."""
+        task = task_of(created, shape)
+        task_id = str(task.get("taskId", ""))
+        current: list[TaskShape] = [shape]
+
+        async def request(method: str, params: JsonObject, *, unbounded: bool = False) -> JsonObject:
+            return await self._send(call, method, params, capabilities, unbounded=unbounded)
+
+        async def get() -> JsonObject:
+            return await request("tasks/get", {"taskId": task_id})
+
+        async def update(responses: JsonObject) -> JsonObject:
+            if current[0] == "ext-2026":
+                return await request("tasks/update", {"taskId": task_id, "inputResponses": responses})
+            current[0] = "seed-2322"
+            params: JsonObject = {"inputResponses": responses, "_meta": {RELATED_TASK: {"taskId": task_id}}}
+            return await request("tasks/input_response", params)
+
+        async def result() -> JsonObject:
+            return await request("tasks/result", {"taskId": task_id}, unbounded=True)
+
+        async def cancel() -> JsonObject:
+            return await request("tasks/cancel", {"taskId": task_id})
+
+        async def answer(key: str, request_: JsonObject) -> JsonObject:
+            return await self.ledger.answer(call, key, request_)
+
+        event = self._cancels[call] = asyncio.Event()
+        try:
+            end = await drive_task(
+                created,
+                shape=shape,
+                get=get,
+                update=update,
+                result=result if shape != "ext-2026" else None,
+                cancel=cancel,
+                answer=answer,
+                cancel_requested=event,
+            )
+        finally:
+            self._cancels.pop(call, None)
+        return self._outcome(call, task_id, end)
+
+    def _outcome(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
+        ledger = self.ledger
+        if end.status == "detached":
+            return ledger.end(
+                call,
+                "detached",
+                f"the task {task_id} still ran when this session stopped following it; "
+                f"inspector task get {task_id} --server SPEC follows it again",
+            )
+        if end.status == "failed":
+            error = end.error
+            what = f"{error.get('code')} {error.get('message')}" if error is not None else "no error given"
+            return ledger.end(call, "error", f"the task failed: {what}", error=error, result=end.result)
+        if end.status == "cancelled":
+            return ledger.end(call, "cancelled", "the task was cancelled", result=end.result)
+        result = end.result or {}
+        status: CallStatus = "tool-error" if result.get("isError") is True else "complete"
+        detail = "cancel was asked, and the task completed anyway" if end.cancel_sent else ""
+        return ledger.end(call, status, detail, result=end.result)

@@ -75,7 +75,9 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "protocolVersion": era.version if era else None,
         "eraWhy": era.why if era else None,
         "server": timeline.server_info,
+        "transport": timeline.transport,
         "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
+        "session": [round_json(r) for r in timeline.session],
         "findings": [finding_json(f) for f in timeline.findings],
     }
     doc.update(extra)

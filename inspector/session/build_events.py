@@ -15,6 +15,7 @@ from inspector.session.timeline import (
     GivenAnswer,
     RoundUpdated,
     SessionChanged,
+    SessionRowChanged,
 )
 
 
@@ -31,6 +32,8 @@ def event(state: BuildState, record: Record, t: float) -> None:
             state.timeline.emit(CallStarted(new))
     elif name == "answer" and call is not None:
         _answer(state, call, record)
+    elif name == "answer":
+        _session_answer(state, record)
     elif name == "end" and call is not None:
         call.status = record.get("status", "failed")
         call.status_detail = str(record.get("detail", ""))
@@ -70,11 +73,25 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.emit(SessionChanged())
 
 
-def _answer(state: BuildState, call: Call, record: Record) -> None:
+def _given(record: Record) -> GivenAnswer:
     key = record.get("key")
     response = record.get("response") if isinstance(record.get("response"), dict) else {}
     assert isinstance(response, dict)
-    given = GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+    return GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+
+
+def _session_answer(state: BuildState, record: Record) -> None:
+    """Our answer to a server request of no call (a session row)."""
+    server_request = record.get("server_request")
+    for round_ in reversed(state.timeline.session):
+        if round_.request_id == server_request:
+            round_.answers.append(_given(record))
+            state.timeline.emit(SessionRowChanged(round_))
+            return
+
+
+def _answer(state: BuildState, call: Call, record: Record) -> None:
+    given = _given(record)
     server_request = record.get("server_request")
     for round_ in reversed(call.rounds):
         if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:

@@ -28,6 +28,7 @@ from inspector.session.timeline import (
     RoundStarted,
     RoundUpdated,
     SessionChanged,
+    SessionRowChanged,
     WireMessage,
 )
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
@@ -46,7 +47,7 @@ def outgoing(state: BuildState, record: Record, t: float, parsed: WireParse) -> 
         round_.result_type = "error" if parsed.kind == "error" else "complete"
         if parsed.kind == "error" and parsed.message is not None:
             round_.error = parsed.message.get("error")
-        state.timeline.emit(RoundUpdated(owner, round_))
+        state.timeline.emit(RoundUpdated(owner, round_) if owner is not None else SessionRowChanged(round_))
     elif call is not None and call.rounds:
         call.rounds[-1].notifications.append(wire)
         state.timeline.emit(RoundUpdated(call, call.rounds[-1]))
@@ -386,12 +387,12 @@ def _call_of(state: BuildState, round_: Round) -> Call:
 
 
 def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
-    call = state.owner_of_server_request(reply_to)
-    if call is None:
-        state.timeline.unmatched.append(wire)
-        return
     message = parsed.message or {}
     params = message.get("params")
+    call = state.owner_of_server_request(reply_to, parsed.method, params)
+    if call is None:
+        _session_row(state, parsed, wire, params)
+        return
     round_ = Round(
         index=len(call.rounds) + 1,
         kind="server-request",
@@ -411,6 +412,26 @@ def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, rep
     if parsed.id is not None:
         state.server_requests[parsed.id] = (call, round_)
     state.timeline.emit(RoundStarted(call, round_))
+
+
+def _session_row(state: BuildState, parsed: WireParse, wire: WireMessage, params: Any) -> None:
+    """A server request of no call: a row of the session, never a round of a call, never its status."""
+    round_ = Round(
+        index=len(state.timeline.session) + 1,
+        kind="server-request",
+        request_id=parsed.id,
+        method=parsed.method or "",
+        request=wire,
+    )
+    if parsed.method in INPUT_REQUEST_METHODS:
+        request: JsonObject = {"method": parsed.method}
+        if isinstance(params, dict):
+            request["params"] = params
+        round_.input_requests = {"": request}
+    state.timeline.session.append(round_)
+    if parsed.id is not None:
+        state.server_requests[parsed.id] = (None, round_)
+    state.timeline.emit(SessionRowChanged(round_))
 
 
 def _request_params(round_: Round) -> JsonObject:

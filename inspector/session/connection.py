@@ -322,7 +322,8 @@ class Connection:
         elif parsed.kind == "request" and self.on_server_request is not None and not self._closing:
             # (A server request arriving while we close is recorded but not answered: the way back is shutting.)
             self.log.flush()
-            owner = self.log.builder.owner_of_server_request(reply_to)
+            params = parsed.message.get("params") if parsed.message is not None else None
+            owner = self.log.builder.owner_of_server_request(reply_to, parsed.method, params)
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

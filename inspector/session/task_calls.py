@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.build_tasks import RELATED_TASK
+from inspector.session.build_state import RELATED_TASK
 from inspector.session.ledger import CallLedger
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape

@@ -338,8 +338,22 @@ class SessionChanged:
     """Era, server info or connection state changed."""
 
 
+@dataclass(frozen=True, slots=True)
+class SessionRowChanged:
+    """A server request that belongs to no call arrived, was answered, or got our reply (``Timeline.session``)."""
+
+    round: Round
+
+
 TimelineEvent = (
-    CallStarted | RoundStarted | RoundUpdated | CallFinished | ConsoleAppended | FindingRaised | SessionChanged
+    CallStarted
+    | RoundStarted
+    | RoundUpdated
+    | CallFinished
+    | ConsoleAppended
+    | FindingRaised
+    | SessionChanged
+    | SessionRowChanged
 )
 TimelineListener = Callable[[TimelineEvent], None]
 

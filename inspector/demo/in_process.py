@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
     from inspector.transport.memory import Peer, PeerOutput, PeerStreams
 
-NAME: Final = "inspector demo-server (in process)"
-"""How an in-process demo names itself (the transport's ``describe``; a replay's header shows it)."""
+NAME: Final = "inspector demo-server"
+"""How an in-process demo names itself (the transport's ``describe``, the recording's target): the command that
+serves the same server over a real pipe, so a call exported from such a recording as an SDK script runs as is."""
 
 _STDERR: contextvars.ContextVar[tuple[asyncio.AbstractEventLoop, int, PeerOutput] | None] = contextvars.ContextVar(
     "inspector_peer_stderr", default=None

@@ -80,11 +80,11 @@ async def _connected(pilot: Pilot[None]) -> MainScreen:
 
 async def _call(pilot: Pilot[None], name: str, arguments: dict[str, Any], *, wait_end: bool = True) -> MainScreen:
     screen = await _connected(pilot)
-    count = len(screen._timeline().calls)
+    count = len(screen.timeline.calls)
     screen.run_call("tools", name, arguments)
-    await _wait(pilot, lambda: len(screen._timeline().calls) > count)
+    await _wait(pilot, lambda: len(screen.timeline.calls) > count)
     if wait_end:
-        await _wait(pilot, lambda: screen._timeline().calls[-1].status != "pending")
+        await _wait(pilot, lambda: screen.timeline.calls[-1].status != "pending")
     await pilot.pause(0.2)
     return screen
 
@@ -109,7 +109,7 @@ async def composer(pilot: Pilot[None]) -> None:
 async def timeline(pilot: Pilot[None]) -> None:
     """update_work_item through its three rounds, unfolded, round 1 highlighted."""
     screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-    call = screen._timeline().calls[-1].index
+    call = screen.timeline.calls[-1].index
     screen.timeline_view.focus()
     screen.timeline_view.select_call(call, 1)
     await pilot.pause(0.2)
@@ -118,7 +118,7 @@ async def timeline(pilot: Pilot[None]) -> None:
 async def request_state(pilot: Pilot[None]) -> None:
     """The same call with round 2 highlighted: the requestState panel shows the state and its echo check."""
     screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-    call = screen._timeline().calls[-1]
+    call = screen.timeline.calls[-1]
     with_state = [r.index for r in call.rounds if r.request_state is not None] or [1]
     screen.timeline_view.focus()
     screen.timeline_view.select_call(call.index, with_state[0])
@@ -128,7 +128,7 @@ async def request_state(pilot: Pilot[None]) -> None:
 async def replay(pilot: Pilot[None]) -> None:
     """The recorded demo session, read-only: update_work_item unfolded, round 2 (with its requestState) shown."""
     screen = await _connected(pilot)
-    call = next(c for c in reversed(screen._timeline().calls) if c.name == "update_work_item")
+    call = next(c for c in reversed(screen.timeline.calls) if c.name == "update_work_item")
     screen.timeline_view.select_call(call.index, 2)
     await pilot.pause(0.2)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.compose import TargetOptions, build_session, default_recording_path
+from inspector.cli.compose import TargetOptions, build_session, default_recording_path, open_recorder
 from inspector.session.client import EraMode, InspectorSession
 
 if TYPE_CHECKING:
@@ -34,6 +34,22 @@ def make_session_factory(
             options = given  # keep --bearer / --secret so they are redacted from the recording
         options.env = options.env or [f"{k}={v}" for k, v in chosen.env.items()]
         return build_session(options, answers, era=chosen.era, record=recording)
+
+    return session_factory
+
+
+def in_process_demo_factory(recording: Path | None = None) -> Callable[[Target, AnswerSource], InspectorSession]:
+    """Sessions on the demo server run in this process (``inspector screenshots``): the memory transport, and one
+    step clock per session given to both the transport and the session, so the latencies shown (and so every
+    picture) are the same on every run and every machine. ``recording``: where the sessions record to."""
+    from inspector.demo.in_process import NAME, demo_peer
+    from inspector.transport.memory import MemoryTransport, StepClock
+
+    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        clock = StepClock()
+        transport = MemoryTransport(demo_peer(), name=NAME, clock=clock)
+        recorder = open_recorder(recording, TargetOptions(spec=NAME), chosen.era, transport.kind)
+        return InspectorSession(transport, answers, era=chosen.era, recorder=recorder, clock=clock)
 
     return session_factory
 

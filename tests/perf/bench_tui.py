@@ -17,6 +17,7 @@ Run: ``python tests/perf/bench_tui.py [SIZES...]``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import sys
 import time
@@ -70,6 +71,9 @@ async def replay_app(calls: int, config: Path) -> tuple[InspectorApp, float, flo
 
 
 async def bench(calls: int, config: Path, *, replay: bool = False) -> dict[str, float]:
+    # The previous case's app and session are garbage now (a live session also hands its frozen heap back when it
+    # closes): collected here, so no case pays for the one before it.
+    gc.collect()
     app, built, opened = await (replay_app if replay else live_app)(calls, config)
     painted.update(first=None, lines=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -20,7 +20,7 @@ from typing import Any, Final
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from inspector.demo.in_process import serve
 from inspector.demo.server import build_server
@@ -89,7 +89,8 @@ async def stall() -> str:
 def _server_with_test_tools() -> MCPServer[Any]:
     server = stable_states(build_server())
     server.add_tool(_hostile, name=HOSTILE_NAME, description=HOSTILE_DESCRIPTION)
-    server.add_tool(big_report)
+    # The demo's tools carry no annotations: this one shows the catalog's marks for them.
+    server.add_tool(big_report, annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True))
     server.add_tool(stall)
     return server
 

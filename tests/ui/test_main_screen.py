@@ -26,7 +26,7 @@ from inspector.session.client import ConnectError, InspectorSession
 from inspector.transport.memory import Peer
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.catalog import Catalog
+from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
@@ -176,7 +176,10 @@ async def test_server_text_is_shown_literally(app_factory: AppFactory) -> None:
     app = app_factory(peer=lambda: peers.with_test_tools(stderr))
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        assert peers.HOSTILE_NAME in screen.query_one(Catalog).visible_names
+        names = screen.query_one(Catalog).visible_names
+        assert peers.HOSTILE_NAME in names
+        big = screen.query_one(CatalogList).get_option(f"tools:{names.index('big_report')}")
+        assert str(big.prompt).strip() == "big_report [ro] [idem]"  # its annotations, as marks
         console = screen.query_one(Console)
         assert console.plain[:2] == ["␛[2J␛[31mwiped?", "[bold red]not bold[/]"]
         assert "\x1b" not in "".join(console.plain)
@@ -291,9 +294,10 @@ def test_multi_round_call_with_request_state(snap_compare: SnapCompare, tmp_path
 
 
 def test_server_text_shown_literally(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """After the demo's tools the catalog lists literally "[bold red]x" (not bold, not red), then big_report and
-    stall. The console's lines read literally "␛[2J␛[31mwiped?" and "[link=https://evil.example]click[/link]": the
-    screen was not cleared, nothing is red and there is no link."""
+    """After the demo's tools the catalog lists literally "[bold red]x" (not bold, not red), then "big_report
+    [ro] [idem]" (its annotations as dim marks) and stall. The console's lines read literally "␛[2J␛[31mwiped?"
+    and "[link=https://evil.example]click[/link]": the screen was not cleared, nothing is red and there is no
+    link."""
     app = make_app(tmp_path, peer=lambda: peers.with_test_tools(HOSTILE_STDERR))
 
     async def steps(pilot: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.wiring import build_session
+from inspector.cli.wiring import build_session, open_recorder
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 
@@ -35,6 +35,24 @@ def make_session_factory(
         else:
             target = Target.from_spec(chosen.spec, headers=chosen.headers, env=chosen.env, era=chosen.era)
         return build_session(target, answers, era=chosen.era, record=recording)
+
+    return session_factory
+
+
+def in_process_demo_factory(
+    recording: Path | None = None,
+) -> Callable[[UiTarget, AnswerSource], InspectorSession]:
+    """Sessions on the demo server run in this process (``inspector screenshots``): the memory transport, and one
+    step clock per session given to both the transport and the session, so the latencies shown (and so every
+    picture) are the same on every run and every machine. ``recording``: where the sessions record to."""
+    from inspector.demo.in_process import NAME, demo_peer
+    from inspector.transport.memory import MemoryTransport, StepClock
+
+    def session_factory(chosen: UiTarget, answers: AnswerSource) -> InspectorSession:
+        clock = StepClock()
+        transport = MemoryTransport(demo_peer(), name=NAME, clock=clock)
+        recorder = open_recorder(recording, Target.from_spec(NAME), chosen.era, transport.kind)
+        return InspectorSession(transport, answers, era=chosen.era, recorder=recorder, clock=clock)
 
     return session_factory
 

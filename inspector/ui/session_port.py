@@ -1,6 +1,7 @@
 """What the UI needs from a session: the methods of ``InspectorSession`` it calls, as a Protocol.
 
-The real ``InspectorSession`` satisfies it; so does ``ScriptedSession`` (tests, the dev runner, benchmarks).
+The real ``InspectorSession`` satisfies it, whatever its transport: the tests, the screenshots and the benchmarks
+drive it over the memory transport, with a peer in the same process (``inspector.transport.memory``).
 """
 
 from __future__ import annotations

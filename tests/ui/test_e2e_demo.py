@@ -27,7 +27,7 @@ async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_
         assert isinstance(screen, MainScreen)
         assert "update_work_item" in screen.query_one(Catalog).visible_names
         screen.run_call("tools", "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-        timeline = screen._timeline()
+        timeline = screen.timeline
         await wait_for(
             pilot,
             lambda: timeline.calls[-1].method == "tools/call" and timeline.calls[-1].status != "pending",

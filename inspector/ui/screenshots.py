@@ -27,13 +27,13 @@ from textual.widgets import Input, TextArea
 
 from inspector.answers.base import Answer, AnswerSource
 from inspector.replay.loader import load_recording
+from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.session_port import SessionFactory
-from inspector.ui.target import Target
 from inspector.ui.themes import load_themes, shipped_themes_dir
 
 SIZE: Final = (160, 45)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from inspector.protocol.methods import CatalogKind
     from inspector.session.outcome import Outcome
     from inspector.session.timeline import EraDecision, Timeline
-    from inspector.ui.target import Target
+    from inspector.targets.target import Target
 
 
 class SessionPort(Protocol):

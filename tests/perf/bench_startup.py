@@ -38,7 +38,7 @@ from inspector.answers.build import build_answer_source
 from inspector.session.session import InspectorSession
 from inspector.transport.memory import MemoryTransport
 from inspector.ui.app import InspectorApp
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 from inspector.ui.widgets.timeline_view import TimelineView
 from perf_support import silent_peer
 original = TimelineView.render_line

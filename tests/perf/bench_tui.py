@@ -32,7 +32,7 @@ from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)

@@ -18,7 +18,7 @@ from inspector.session.recorder import Recorder
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")

@@ -12,7 +12,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
-from inspector.ui import known_targets
+from inspector.targets import known as known_targets
 from inspector.ui.answers import calling
 from inspector.ui.resend import SwitchableAnswers
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from inspector.answers.base import AnswerSource
+    from inspector.targets.target import Target
     from inspector.ui.session_port import SessionFactory, SessionPort
-    from inspector.ui.target import Target
 
 CLOSE_TIMEOUT_S = 5.0
 """How long closing may take before the screen stops waiting (the transports bound their own shutdown too)."""

@@ -53,9 +53,9 @@ if TYPE_CHECKING:
 
     from inspector.answers.base import AnswerSource
     from inspector.session.timeline import Call
+    from inspector.targets.target import Target
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
-    from inspector.ui.target import Target
 
 
 class MainScreen(Screen[None]):

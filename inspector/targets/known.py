@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector import paths
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 
 RECENT_FILE: Final = "recent.json"
 RECENT_LIMIT: Final = 12

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
-from inspector.ui.answers import InteractiveAnswers
+from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.keys import gather_keys
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
 from inspector.targets import known as known_targets
-from inspector.ui.answers import calling
+from inspector.ui.interactive_answers import calling
 from inspector.ui.resend import SwitchableAnswers
 
 if TYPE_CHECKING:

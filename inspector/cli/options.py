@@ -36,7 +36,7 @@ class Group(Enum):
     HELPERS = "--stub-model and --root: what answers sampling and roots/list"
     RECORD = "--record / --no-record"
     JSON = "--json"
-    LIMITS = "--max-rounds, --timeout"
+    LIMITS = "--max-rounds, --timeout, --max-timeout"
 
 
 ServerOpt = Annotated[
@@ -79,7 +79,16 @@ RecordOpt = Annotated[
 NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record this session.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of the timeline.")]
 MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each response.")]
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0.1, help="Seconds to wait for each response (each progress notification resets it)."
+    ),
+]
+MaxTimeoutOpt = Annotated[
+    float,
+    typer.Option("--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."),
+]
 
 _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
     Group.SERVER: [("server", ServerOpt, None), ("demo", DemoOpt, False)],
@@ -94,7 +103,11 @@ _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
     Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
     Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
     Group.JSON: [("as_json", JsonOpt, False)],
-    Group.LIMITS: [("max_rounds", MaxRoundsOpt, 10), ("timeout", TimeoutOpt, 60.0)],
+    Group.LIMITS: [
+        ("max_rounds", MaxRoundsOpt, 10),
+        ("timeout", TimeoutOpt, 60.0),
+        ("max_timeout", MaxTimeoutOpt, 600.0),
+    ],
 }
 """Group -> (parameter name, typer annotation, default) of each shared option, in the order --help lists them."""
 
@@ -120,6 +133,7 @@ class ConnectOptions:
     as_json: bool = False
     max_rounds: int = 10
     timeout: float = 60.0
+    max_timeout: float = 600.0
 
     def target(self, spec: str | None = None) -> Target:
         """The target: ``spec`` (a command's own argument), else exactly one of --server and --demo."""

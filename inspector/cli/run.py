@@ -95,6 +95,7 @@ def run_and_exit(
             tasks=not opts.no_tasks,
             max_rounds=opts.max_rounds,
             timeout=opts.timeout,
+            max_timeout=opts.max_timeout,
             show_all_calls=show_all_calls,
         )
     )
@@ -111,13 +112,21 @@ async def run_operation(
     as_json: bool,
     max_rounds: int = 10,
     timeout: float = 60.0,
+    max_timeout: float = 600.0,
     show_all_calls: bool = False,
     tasks: bool = True,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
     session = build_session(
-        target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout, tasks=tasks
+        target,
+        answers,
+        era=era,
+        record=record,
+        max_rounds=max_rounds,
+        timeout=timeout,
+        max_timeout=max_timeout,
+        tasks=tasks,
     )
     try:
         if not await connect_or_report(session, as_json=as_json):

@@ -39,7 +39,9 @@ def event(state: BuildState, record: Record, t: float) -> None:
         call.status_detail = str(record.get("detail", ""))
         call.finished_at = t
         for request_id in [rid for rid, flight in state.in_flight.items() if flight.call is call]:
-            del state.in_flight[request_id]
+            flight = state.in_flight.pop(request_id)
+            flight.round.abandoned = call.status  # the round ends with its call: never pending forever
+            state.abandoned[request_id] = flight
         state.timeline.emit(CallFinished(call))
     elif name == "finding":
         found = Finding(

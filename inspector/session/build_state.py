@@ -44,6 +44,8 @@ class BuildState:
     """Progress tokens of requests in flight -> their round."""
     legacy_version: str | None = None
     """The version ``initialize`` settled (its results are validated against it)."""
+    abandoned: dict[RequestId, InFlight] = field(default_factory=dict)
+    """Requests whose call ended before their response came: a late response still lands on its round."""
     tasks: dict[str, Call] = field(default_factory=dict)
     """Task ids -> the call that follows the task (task notifications are matched by id, never by time)."""
 

@@ -187,6 +187,9 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     if request_id is None and isinstance(reply_to, int | str):
         request_id = reply_to  # an HTTP error body with a null id answers the POST that carried it
     flight = state.in_flight.pop(request_id, None) if request_id is not None else None
+    if flight is None and request_id is not None and request_id in state.abandoned:
+        _late_response(state, state.abandoned.pop(request_id), parsed, wire)
+        return
     if flight is None:
         state.timeline.unmatched.append(wire)
         if request_id is not None and request_id in state.answered:
@@ -196,8 +199,8 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
         return
     assert request_id is not None
     state.answered.add(request_id)
-    if flight.progress_token is not None:
-        state.progress.pop(flight.progress_token, None)
+    # (the progress token stays known: a notification that comes after the response is late on this round, never
+    # put on another call's)
     call, round_ = flight.call, flight.round
     round_.response = wire
     message = parsed.message or {}
@@ -219,6 +222,27 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     if state.timeline.listeners:
         state.timeline.emit(RoundUpdated(call, round_))
     _derive_status(state, call, round_, wire.at)
+
+
+def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire: WireMessage) -> None:
+    """A response to a request its call had stopped waiting for (cancelled, timed out): kept on its round, marked
+    late; the call's end stands."""
+    call, round_ = flight.call, flight.round
+    round_.response = wire
+    round_.late = True
+    message = parsed.message or {}
+    if parsed.kind == "error":
+        round_.result_type = "error"
+        error = message.get("error")
+        round_.error = error if isinstance(error, dict) else None
+    else:
+        result = message.get("result")
+        kind = result.get("resultType") if isinstance(result, dict) else None
+        round_.result_type = kind if isinstance(kind, str) else "complete"
+    when = f"{wire.at - round_.started_at:.1f} s after it was sent"
+    state.on_round("late-response", f"the response came after the call ended {call.status} ({when})", call, round_)
+    if state.timeline.listeners:
+        state.timeline.emit(RoundUpdated(call, round_))
 
 
 def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
@@ -375,8 +399,30 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
         state.timeline.unmatched.append(wire)
         return
     call, round_ = target
+    if parsed.method == "notifications/progress":
+        _check_progress(state, call, round_, params)
+    if call.ended and not round_.late and call.task is None:
+        round_.late = True
+        state.on_round("late-notification", f"{parsed.method} came after the call ended {call.status}", call, round_)
     round_.notifications.append(wire)
     state.timeline.emit(RoundUpdated(call, round_))
+
+
+def _check_progress(state: BuildState, call: Call, round_: Round, params: JsonObject) -> None:
+    """Progress MUST increase: a value that goes back is a finding (once a round)."""
+    value = params.get("progress")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    previous = [
+        n.message["params"].get("progress")
+        for n in round_.notifications
+        if n.message is not None
+        and n.message.get("method") == "notifications/progress"
+        and isinstance(n.message.get("params"), dict)
+    ]
+    earlier = [p for p in previous if isinstance(p, int | float) and not isinstance(p, bool)]
+    if earlier and value <= earlier[-1] and not any(f.code == "progress-not-increasing" for f in round_.findings):
+        state.on_round("progress-not-increasing", f"progress went from {earlier[-1]} to {value}", call, round_)
 
 
 def _call_of(state: BuildState, round_: Round) -> Call:

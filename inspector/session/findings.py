@@ -53,6 +53,15 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "requestedSchema must be a flat object of primitive properties; the form falls back to a JSON editor.",
     ),
     "era": ("info", "How the protocol era was chosen."),
+    "late-response": (
+        "info",
+        "The server answered after the client stopped waiting (a cancel or a timeout); the answer is shown, unused.",
+    ),
+    "late-notification": (
+        "info",
+        "A notification came for a request that had already ended or been cancelled: the server went on working.",
+    ),
+    "progress-not-increasing": ("warning", "Progress MUST increase with each notification; a bar cannot go back."),
     "unsafe-url": (
         "error",
         "A URL with control or invisible characters can hide where it leads; it is never opened or copied as is.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from inspector.answers.base import Answer, AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.answers.roots import root_from_path
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
@@ -96,7 +96,8 @@ class ServerRequestAnswerer:
             else:
                 if call is not None:
                     self.unanswered[call] = missing.reason
-                log.write(records.finding(log.now(), lint.make("no-answer", f"{method}: {missing.reason}", call=call)))
+                code = "answer-refused" if isinstance(missing, AnswerRefused) else "no-answer"
+                log.write(records.finding(log.now(), lint.make(code, f"{method}: {missing.reason}", call=call)))
                 reason = f"No answer available: {missing.reason}"
                 await self._reply(call, error_response(request_id, USER_REJECTED, reason))
                 return

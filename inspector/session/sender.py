@@ -36,11 +36,13 @@ class RequestSender:
         timeout: float,
         schema_of: SchemaOf,
         reinitialize: Reinitialize,
+        max_timeout: float | None = None,
     ) -> None:
         self.connection = connection
         self.negotiated = negotiated
         self.capabilities = capabilities
         self.timeout = timeout
+        self.max_timeout = max_timeout
         self._schema_of = schema_of
         self._reinitialize = reinitialize
         self._envelope: Envelope | None = None
@@ -68,7 +70,8 @@ class RequestSender:
             version = self.negotiated.version
             self._progress_tokens += 1
             # A progress token on the calls that can run long, so their progress lands on their round (both eras).
-            extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+            token = f"p{call}.{self._progress_tokens}" if method in INPUT_REQUIRED_METHODS else None
+            extra = {"progressToken": token} if token is not None else None
             meta = None
             if self.negotiated.legacy:
                 sent = with_meta(params, extra) if extra else params
@@ -79,7 +82,15 @@ class RequestSender:
             try:
                 timeout = None if unbounded else self.timeout
                 return await self.connection.request(
-                    call, method, sent, timeout=timeout, protocol_version=version, headers=headers, meta=meta
+                    call,
+                    method,
+                    sent,
+                    timeout=timeout,
+                    protocol_version=version,
+                    headers=headers,
+                    meta=meta,
+                    max_timeout=self.max_timeout,
+                    progress_token=token,
                 )
             except RpcError as error:
                 mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
+from typing import Final
 
-from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
@@ -42,6 +43,9 @@ from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
 
+MAX_TIMEOUT_S: Final = 600.0
+"""How long progress notifications can keep a request waiting, in all (``--max-timeout``)."""
+
 
 class InspectorSession:
     """A live session. ``connect`` first; every other method returns an ``Outcome`` and never raises for the server."""
@@ -55,6 +59,7 @@ class InspectorSession:
         capabilities: JsonObject | None = None,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         timeout: float = 60.0,
+        max_timeout: float | None = MAX_TIMEOUT_S,
         probe_timeout: float = PROBE_TIMEOUT_S,
         recorder: Recorder | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -83,6 +88,7 @@ class InspectorSession:
         )
         self.max_rounds = max_rounds
         self.timeout = timeout
+        self.max_timeout = max_timeout
         self.heap = heap
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
@@ -122,6 +128,7 @@ class InspectorSession:
             timeout=self.timeout,
             schema_of=self._schema_of,
             reinitialize=self._reinitialize,
+            max_timeout=self.max_timeout,
         )
         if self.heap is not None:
             self.heap.connected()
@@ -282,8 +289,9 @@ class InspectorSession:
             detail = f"{method} returned a malformed InputRequiredResult: {bad}; it was not retried"
             return ledger.end(call, "failed", detail, result=bad.result)
         except NoAnswer as missing:
-            ledger.finding(lint.make("no-answer", missing.reason, call=call))
-            return ledger.end(call, "no-answer", missing.reason)
+            code = "answer-refused" if isinstance(missing, AnswerRefused) else "no-answer"
+            ledger.finding(lint.make(code, missing.reason, call=call))
+            return ledger.end(call, "no-answer", missing.reason, hint=lint.CATALOG["no-answer"][1])
         except CallCancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call")
         except asyncio.CancelledError:

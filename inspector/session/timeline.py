@@ -174,6 +174,11 @@ class Round:
     """The requestState this round's request carried (what we echoed from the previous round)."""
     notifications: list[WireMessage] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    abandoned: str | None = None
+    """Why the call stopped waiting for this round's response (its end status: cancelled, failed...), when it
+    ended before the response came; every round of an ended call has an end."""
+    late: bool = False
+    """Its response (or a notification for it) came after the call had stopped waiting: shown, never lost."""
 
     @property
     def started_at(self) -> float:

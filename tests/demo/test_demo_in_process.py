@@ -8,13 +8,13 @@ import logging
 from typing import Any
 
 import pytest
-from inspector.session.session import EraMode, InspectorSession
 from mcp.server.mcpserver import MCPServer
 
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import example_answers_path, run_demo_flows
 from inspector.demo.in_process import NAME, demo_peer, serve
 from inspector.demo.server import build_server
+from inspector.session.session import EraMode, InspectorSession
 from inspector.transport.memory import MemoryTransport, StepClock
 
 

@@ -29,10 +29,10 @@ from bench_replay import synthesise
 from perf_support import session_with_calls
 
 from inspector.replay.loader import load_recording
+from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.main import MainScreen
-from inspector.targets.target import Target
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)

@@ -12,10 +12,10 @@ import json
 from typing import Any, Final
 
 from echo_server import reply
-from inspector.session.session import InspectorSession
 
 from inspector.answers.base import Answer
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.session import InspectorSession
 from inspector.transport.memory import MemoryTransport, PeerStreams, StepClock
 
 ASK: Final = {

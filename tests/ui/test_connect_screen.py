@@ -11,9 +11,9 @@ from typing import Any
 from ui_support import SIZE, make_app, wait_for
 
 from inspector.targets import known as known_targets
+from inspector.targets.target import Target
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.main import MainScreen
-from inspector.targets.target import Target
 
 SnapCompare = Callable[..., bool]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from ui_support import SIZE, WORK_ITEM_ANSWERS, FixedAnswers, wait_for
 
 from inspector.cli.tui import make_session_factory
+from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.targets.target import Target
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.timeline_rows import Row

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import peers
-from inspector.session.session import ConnectError, InspectorSession
 from ui_support import (
     LOGIN_ANSWER,
     SIZE,
@@ -23,6 +22,7 @@ from ui_support import (
     wait_for,
 )
 
+from inspector.session.session import ConnectError, InspectorSession
 from inspector.transport.memory import Peer
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen

@@ -12,8 +12,8 @@ from inspector.session import records
 from inspector.session.builder import TimelineBuilder
 from inspector.session.timeline import RequestState, Timeline
 from inspector.targets import known as known_targets
-from inspector.ui.safe_text import clean, one_line, safe
 from inspector.targets.target import Target
+from inspector.ui.safe_text import clean, one_line, safe
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
 from inspector.ui.widgets.request_state import echo_line, looks_like
 from inspector.ui.widgets.timeline_rows import CallFilter, Row, build_rows

@@ -8,17 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from inspector.session.session import EraMode, InspectorSession
 from peers import demo
 from textual.pilot import Pilot
 
 from inspector.answers.base import Answer, AnswerSource, NoAnswer
 from inspector.demo.in_process import NAME
 from inspector.session.recorder import Recorder
+from inspector.session.session import EraMode, InspectorSession
+from inspector.targets.target import Target
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.targets.target import Target
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")

@@ -31,7 +31,7 @@ class Group(Enum):
 
     SERVER = "--server SPEC or --demo"
     TARGET = "headers, bearer, env and secrets of the target"
-    ERA = "--era and --no-tasks: what the inspector speaks"
+    ERA = "--era, --no-tasks, --log-level: what the inspector speaks and asks for"
     ANSWERS = "--answers FILE and --on-missing POLICY"
     HELPERS = "--stub-model and --root: what answers sampling and roots/list"
     RECORD = "--record / --no-record"
@@ -54,6 +54,14 @@ SecretOpt = Annotated[
     list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")
 ]
 EraOpt = Annotated[str, typer.Option("--era", help="auto (probe with server/discover), modern or legacy.")]
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LogLevelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log-level",
+        help="The server's logs to get, from this level up (each request's _meta; logging/setLevel on legacy servers).",
+    ),
+]
 NoTasksOpt = Annotated[
     bool,
     typer.Option("--no-tasks", help="Do not declare the Tasks extension (see how the server behaves without it)."),
@@ -98,7 +106,7 @@ _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
         ("env", EnvOpt, None),
         ("secret", SecretOpt, None),
     ],
-    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False)],
+    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False), ("log_level", LogLevelOpt, None)],
     Group.ANSWERS: [("answers", AnswersOpt, None), ("on_missing", OnMissingOpt, "fail")],
     Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
     Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
@@ -124,6 +132,7 @@ class ConnectOptions:
     secret: list[str] = field(default_factory=list)
     era: str = "auto"
     no_tasks: bool = False
+    log_level: str | None = None
     answers: Path | None = None
     on_missing: str = "fail"
     stub_model: bool = False
@@ -161,6 +170,12 @@ class ConnectOptions:
         if self.era not in ERAS:
             raise typer.BadParameter(f"--era must be one of {', '.join(ERAS)}")
         return self.era
+
+    def log_level_asked(self) -> str | None:
+        """Validated --log-level."""
+        if self.log_level is not None and self.log_level not in LOG_LEVELS:
+            raise typer.BadParameter(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
+        return self.log_level
 
     def answer_source(self) -> AnswerSource:
         """The headless answer chain; a bad answers file is a usage error with the file's own message."""

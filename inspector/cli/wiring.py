@@ -87,6 +87,7 @@ def build_session(
     legacy_offer: str = LATEST_LEGACY,
     modern_version: str = LATEST_MODERN,
     tasks: bool = True,
+    log_level: str | None = None,
 ) -> InspectorSession:
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
     transport = build_transport(target)
@@ -105,6 +106,7 @@ def build_session(
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
         secrets=target.secrets(),
         tasks=tasks,
+        log_level=log_level,
     )
 
 

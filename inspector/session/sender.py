@@ -37,12 +37,15 @@ class RequestSender:
         schema_of: SchemaOf,
         reinitialize: Reinitialize,
         max_timeout: float | None = None,
+        log_level: str | None = None,
     ) -> None:
         self.connection = connection
         self.negotiated = negotiated
         self.capabilities = capabilities
         self.timeout = timeout
         self.max_timeout = max_timeout
+        self.log_level = log_level
+        """The log level every modern request asks for (``io.modelcontextprotocol/logLevel``; None: the server's)."""
         self._schema_of = schema_of
         self._reinitialize = reinitialize
         self._envelope: Envelope | None = None
@@ -113,10 +116,10 @@ class RequestSender:
         """The session's envelope (kept while the version holds), or one for the capabilities this request declares
         instead."""
         if capabilities is not None:
-            return Envelope(version, capabilities)
+            return Envelope(version, capabilities, self.log_level)
         envelope = self._envelope
         if envelope is None or envelope.version != version:
-            envelope = self._envelope = Envelope(version, self.capabilities)
+            envelope = self._envelope = Envelope(version, self.capabilities, self.log_level)
         return envelope
 
     def _headers(self, method: str, params: JsonObject) -> dict[str, str]:

@@ -70,6 +70,7 @@ class InspectorSession:
         reply_poll_s: float = 0.0,
         secrets: Iterable[str] = (),
         tasks: bool = True,
+        log_level: str | None = None,
     ) -> None:
         self.redactor = Redactor(secrets)
         """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
@@ -85,10 +86,13 @@ class InspectorSession:
             legacy_offer=legacy_offer,
             modern_version=modern_version,
             timeout=timeout,
+            log_level=log_level,
         )
         self.max_rounds = max_rounds
         self.timeout = timeout
         self.max_timeout = max_timeout
+        self.log_level = log_level
+        """The log level asked for: on every modern request's ``_meta``, with ``logging/setLevel`` on legacy ones."""
         self.heap = heap
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
@@ -129,9 +133,13 @@ class InspectorSession:
             schema_of=self._schema_of,
             reinitialize=self._reinitialize,
             max_timeout=self.max_timeout,
+            log_level=self.log_level,
         )
         if self.heap is not None:
             self.heap.connected()
+        offered = self.timeline.server_capabilities or {}
+        if self.log_level is not None and negotiated.legacy and "logging" in offered:
+            await self.request("logging/setLevel", {"level": self.log_level})
         era = self.timeline.era
         assert era is not None
         return era

@@ -130,7 +130,8 @@ def test_http_progress_lands_on_the_call(url: str, folder: Path) -> None:
     run = cli(folder, "call", "trigger-long-running-operation", "--args", args, "--server", url, "--era", "legacy")
     doc = check_call(run, "trigger-long-running-operation", "Long running operation completed", [])
     assert doc["eraWhy"] == "pinned with --era legacy"
-    assert doc["rounds"][0]["notifications"] >= 2
+    progress = [n for n in doc["rounds"][0]["notifications"] if n["method"] == "notifications/progress"]
+    assert len(progress) >= 2 and all("progressToken" in n["params"] for n in progress)
 
 
 def test_http_pinned_modern_era_is_an_error_with_the_servers_words(url: str, folder: Path) -> None:

@@ -22,6 +22,7 @@ from inspector.session import records
 from inspector.session.heap import FreezingHeap
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
+from inspector.session.task_store import TaskStore
 from inspector.targets.target import Target
 from inspector.transport.base import Transport
 
@@ -92,6 +93,7 @@ def build_session(
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
     transport = build_transport(target)
     chosen: EraMode = era if era is not None else target.era
+    store = TaskStore(Redactor(target.secrets()).redact(target.spec), str(record) if record is not None else None)
     return InspectorSession(
         transport,
         answers,
@@ -107,6 +109,7 @@ def build_session(
         secrets=target.secrets(),
         tasks=tasks,
         log_level=log_level,
+        task_store=store,
     )
 
 

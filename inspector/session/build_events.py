@@ -3,6 +3,7 @@ end of the connection): what the wire cannot tell, applied to the Timeline. Func
 
 from __future__ import annotations
 
+from inspector.session import build_listen
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
 from inspector.session.timeline import (
@@ -42,6 +43,7 @@ def event(state: BuildState, record: Record, t: float) -> None:
             flight = state.in_flight.pop(request_id)
             flight.round.abandoned = call.status  # the round ends with its call: never pending forever
             state.abandoned[request_id] = flight
+        build_listen.ended(call)
         state.timeline.emit(CallFinished(call))
     elif name == "finding":
         found = Finding(

@@ -46,6 +46,11 @@ class BuildState:
     """The version ``initialize`` settled (its results are validated against it)."""
     abandoned: dict[RequestId, InFlight] = field(default_factory=dict)
     """Requests whose call ended before their response came: a late response still lands on its round."""
+    listens: dict[str, Call] = field(default_factory=dict)
+    """Subscription ids (the listen requests' ids) -> their calls."""
+    legacy_listen: Call | None = None
+    """2025: the call of the latest ``resources/subscribe``, which the server's unsolicited updates and list changes
+    belong to (they carry no subscription id)."""
     tasks: dict[str, Call] = field(default_factory=dict)
     """Task ids -> the call that follows the task (task notifications are matched by id, never by time)."""
 

@@ -13,9 +13,10 @@ from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO,
 from inspector.protocol.jsonrpc import JsonObject, WireParse
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
-from inspector.session import build_tasks
+from inspector.session import build_listen, build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
+from inspector.session.listen_span import KIND_OF_NOTIFICATION
 from inspector.session.records import Record, undecodable_bytes
 from inspector.session.timeline import (
     Call,
@@ -85,6 +86,10 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
     if token is not None:
         state.progress[token] = round_
     call.rounds.append(round_)
+    if round_.method == build_listen.LISTEN and call.listen is None:
+        build_listen.started(state, call, round_, params)
+    elif round_.method == build_listen.SUBSCRIBE:
+        build_listen.subscribed(state, call, params)
     if call.task is None:
         call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
     else:
@@ -251,6 +256,8 @@ def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> N
     The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
     failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
     """
+    if call.listen is not None and round_.response is not None:
+        build_listen.answered(call)
     if call.task is not None:
         derived = build_tasks.call_status(call)
         if derived is None or derived == call.status:
@@ -370,6 +377,17 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     assert isinstance(params, dict)
     target: tuple[Call, Round] | None = None
+    listening = build_listen.subscription_of(state, params) if "_meta" in params else None
+    if listening is None and parsed.method == "notifications/cancelled" and state.listens:
+        listening = build_listen.cancelled_by_server(state, params)
+    if listening is None and parsed.method in KIND_OF_NOTIFICATION and state.legacy_listen is not None:
+        listening = state.legacy_listen
+    if listening is not None and listening.rounds:
+        if parsed.method != "notifications/cancelled":
+            build_listen.notified(state, listening, parsed.method or "", params, wire)
+        listening.rounds[0].notifications.append(wire)
+        state.timeline.emit(RoundUpdated(listening, listening.rounds[0]))
+        return
     if parsed.method in build_tasks.TASK_NOTIFICATIONS:
         target = build_tasks.notified(state, parsed.method or "", params, wire.at)
         if target is not None:
@@ -401,7 +419,7 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
     call, round_ = target
     if parsed.method == "notifications/progress":
         _check_progress(state, call, round_, params)
-    if call.ended and not round_.late and call.task is None:
+    if call.ended and not round_.late and call.task is None and call.listen is None:
         round_.late = True
         state.on_round("late-notification", f"{parsed.method} came after the call ended {call.status}", call, round_)
     round_.notifications.append(wire)

@@ -37,6 +37,7 @@ from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
+from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
 from inspector.session.task_span import TaskShape
 from inspector.session.task_store import TaskStore
@@ -100,6 +101,7 @@ class InspectorSession:
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
         self.tasks = TaskFollower(self.ledger, self._send, task_store)
+        self.subscriber = Subscriber(self.ledger, self._send, self.connection, self._rpc_failed)
         self.lister = CatalogLister(self.ledger, self._send, self._rpc_failed, http=transport.kind == "http")
         """Follows the tasks the calls create (and cancels them)."""
 
@@ -318,6 +320,15 @@ class InspectorSession:
                             error.code, f"{error.message} (the user answered {response.get('action')!r})", error.data
                         ) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> Outcome:
+        """``subscriptions/listen`` for ``notifications`` until the server ends it, it is lost, or ``stop`` is set
+        (see ``Subscriber.listen``)."""
+        return await self.subscriber.listen(notifications, stop)
+
+    async def subscribe(self, uris: list[str], stop: asyncio.Event) -> Outcome:
+        """2025-11-25 resource subscriptions until ``stop`` is set (see ``Subscriber.subscribe``)."""
+        return await self.subscriber.subscribe(uris, stop)
 
     async def look_at_task(self, task_id: str, action: Literal["get", "wait", "cancel"] = "get") -> Outcome:
         """A task made earlier, by its id (after a restart: seed 004's "a new client, tasks/get on another

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
 
 Direction = Literal["c2s", "s2c"]
@@ -219,6 +220,8 @@ class Call:
     """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
     task: TaskSpan | None = None
     """The task the call created (or looks at again), when it made one."""
+    listen: ListenSpan | None = None
+    """The subscription, when the call is a ``subscriptions/listen``."""
 
     @property
     def name(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.listen_span import ListenSpan
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskSpan
 from inspector.session.timeline import Call, Finding, Round, Timeline, WireMessage
@@ -81,6 +82,18 @@ def task_json(span: TaskSpan) -> JsonObject:
     }
 
 
+def listen_json(span: ListenSpan) -> JsonObject:
+    """A call's subscription: what was asked and honoured, when it was acknowledged, every event, how it ended."""
+    return {
+        "subscriptionId": span.subscription_id,
+        "asked": span.asked,
+        "honoured": span.honoured,
+        "ackT": None if span.ack_at is None else round(span.ack_at, 6),
+        "events": [notification_json(e) for e in span.events],
+        "end": span.end,
+    }
+
+
 def call_json(call: Call) -> JsonObject:
     """A call and its rounds."""
     return {
@@ -93,6 +106,7 @@ def call_json(call: Call) -> JsonObject:
         "rounds": [round_json(r) for r in call.rounds],
         "findings": [finding_json(f) for f in call.all_findings()],
         "task": task_json(call.task) if call.task is not None else None,
+        "listen": listen_json(call.listen) if call.listen is not None else None,
     }
 
 
@@ -114,6 +128,7 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "transport": timeline.transport,
         "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
         "task": task_json(call.task) if call is not None and call.task is not None else None,
+        "listen": listen_json(call.listen) if call is not None and call.listen is not None else None,
         "session": [round_json(r) for r in timeline.session],
         "findings": [finding_json(f) for f in timeline.findings],
     }

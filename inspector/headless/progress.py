@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.protocol.sanitize import one_line
+from inspector.session.listen_span import event_gist
 from inspector.session.timeline import Call, Round, RoundUpdated, Timeline, TimelineEvent
 
 
@@ -19,6 +20,8 @@ class ProgressLines:
         """Round identity -> how many of its notifications were looked at."""
         self._task_seen: dict[int, int] = {}
         """Call index -> how many task states were printed."""
+        self._listen_seen: dict[int, int] = {}
+        """Call index -> how many subscription events were printed (absent before its first line)."""
 
     def attach(self, timeline: Timeline) -> None:
         """Start listening to ``timeline``."""
@@ -28,6 +31,7 @@ class ProgressLines:
         if isinstance(event, RoundUpdated):
             self._round(event.call, event.round)
             self._task(event.call)
+            self._listen(event.call)
 
     def _round(self, call: Call, round_: Round) -> None:
         key = id(round_)
@@ -62,3 +66,17 @@ class ProgressLines:
                 self.console.print(line)
             previous = state
         self._task_seen[call.index] = len(span.history)
+
+    def _listen(self, call: Call) -> None:
+        span = call.listen
+        if span is None:
+            return
+        if call.index not in self._listen_seen:
+            if span.subscription_id is not None and span.honoured is None:
+                return  # a listen's events are told after its acknowledgement
+            said = ", ".join(span.kinds()) or "nothing"
+            self.console.print(Text(f"#{call.index} listening: {one_line(said, 120)}"))
+            self._listen_seen[call.index] = 0
+        for message in span.events[self._listen_seen[call.index] :]:
+            self.console.print(Text(f"#{call.index} {one_line(event_gist(message.message or {}), 120)}"))
+        self._listen_seen[call.index] = len(span.events)

@@ -12,7 +12,9 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from inspector.protocol.methods import SUBSCRIPTION_METHODS
 from inspector.protocol.sanitize import clean, one_line
+from inspector.session.listen_span import ListenSpan, event_gist
 from inspector.session.timeline import Call, Finding, Round, Timeline
 
 STATUS_STYLE = {
@@ -29,7 +31,7 @@ STATUS_STYLE = {
     "cancelling": "yellow",
     "detached": "yellow",
 }
-RESULT_STYLE = {"complete": "green", "input_required": "magenta", "error": "red", "task": "cyan"}
+RESULT_STYLE = {"held open": "cyan", "complete": "green", "input_required": "magenta", "error": "red", "task": "cyan"}
 
 
 def ms(value: float | None) -> str:
@@ -59,12 +61,13 @@ def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
     branch = "└" if last else "├"
     cont = " " if last else "│"
     line = Text(f"  {branch} ")
+    held = round_.kind != "server-request" and round_.response is None and call_method in SUBSCRIPTION_METHODS
     if round_.kind == "server-request":
         line.append(f"server → {round_.method} (id {round_.request_id})", style="magenta")
     else:
         method = f" {one_line(round_.method, 40)}" if call_method and round_.method != call_method else ""
         line.append(f"id {round_.request_id}{method} → ", style="dim")
-        kind = round_.result_type or "no reply"
+        kind = round_.result_type or ("held open" if held else "no reply")
         line.append(kind, style=RESULT_STYLE.get(kind, "red"))
         if round_.error:
             line.append(
@@ -75,7 +78,7 @@ def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
     if round_.request_state is not None:
         line.append("  🔒", style="yellow")
     line.append(f"  {ms(round_.latency_ms)}", style="dim")
-    if round_.abandoned is not None and round_.response is None:
+    if round_.abandoned is not None and round_.response is None and not held:
         line.append(f"  (no reply: the call ended {round_.abandoned})", style="yellow")
     if round_.late:
         line.append("  (late)", style="yellow")
@@ -125,6 +128,8 @@ def call_block(call: Call) -> RenderableType:
     if call.task is not None:
         task = Text(f"  task {one_line(call.task.task_id, 48)} · {call.task.summary()}", style="cyan")
         lines.append(task)
+    if call.listen is not None:
+        lines.extend(listen_lines(call.listen, call.started_at))
     for i, round_ in enumerate(rounds):
         lines.extend(round_lines(round_, i == len(rounds) - 1, call.method))
     lines.extend(finding_line(f) for f in call.findings)
@@ -134,6 +139,19 @@ def call_block(call: Call) -> RenderableType:
     if gist is not None:
         lines.append(gist)
     return Group(*lines)
+
+
+def listen_lines(span: ListenSpan, since: float, shown: int = 20) -> list[Text]:
+    """A subscription: its summary, then its events (the first ``shown``), each with its time from the call's
+    start."""
+    lines = [Text(f"  subscription · {span.summary()}", style="cyan")]
+    for event in span.events[:shown]:
+        line = Text(f"    +{event.at - since:.3f}s ", style="dim")
+        line.append(one_line(event_gist(event.message or {}), 120))
+        lines.append(line)
+    if len(span.events) > shown:
+        lines.append(Text(f"    … {len(span.events) - shown} more (--json lists every one)", style="dim"))
+    return lines
 
 
 def result_gist(result: dict[str, Any] | None) -> Text | None:

@@ -74,6 +74,14 @@ RESULT_TYPES: Final[frozenset[str]] = frozenset({"complete", "input_required", "
 HANDSHAKE_METHODS: Final[frozenset[str]] = frozenset({"server/discover", "initialize"})
 """The requests that establish a session rather than ask for anything (never re-run, never resent)."""
 
+LISTEN: Final = "subscriptions/listen"
+"""2026-07-28: one request whose stream carries a subscription's notifications until it ends."""
+SUBSCRIBE: Final = "resources/subscribe"
+UNSUBSCRIBE: Final = "resources/unsubscribe"
+SUBSCRIPTION_METHODS: Final[frozenset[str]] = frozenset({LISTEN, SUBSCRIBE})
+"""The calls that are subscriptions: held open (a listen's stream) or gathering updates until the client ends
+them, so a round without a reply is their normal state, not a fault."""
+
 
 def allows_input_required(method: str) -> bool:
     """True for the three methods that may answer input_required."""

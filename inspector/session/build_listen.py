@@ -4,16 +4,12 @@ against what was asked and against its place (first for its subscription id), th
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.session.build_state import BuildState
-from inspector.session.listen_span import KIND_OF_NOTIFICATION, SUBSCRIPTION_ID, ListenSpan
+from inspector.session.listen_span import KIND_OF_NOTIFICATION, SUBSCRIPTION_ID, ListenSpan, asks_for
 from inspector.session.timeline import Call, Round, WireMessage
 
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
-LISTEN = "subscriptions/listen"
-SUBSCRIBE = "resources/subscribe"
 
 
 def started(state: BuildState, call: Call, round_: Round, params: JsonObject) -> None:
@@ -89,30 +85,27 @@ def answered(call: Call) -> None:
 
 
 def ended(call: Call) -> None:
-    """The call ended without the listen's response: cancelled by us, or the subscription was lost."""
+    """The call ended without the listen's response: ended by us (the call completes: what was asked), or the
+    subscription was lost."""
     span = call.listen
     if span is not None and span.end is None:
-        span.end = "cancelled" if call.status == "cancelled" else "lost"
+        span.end = "client-ended" if call.status == "complete" else "lost"
 
 
 def _compare(state: BuildState, call: Call, round_: Round, span: ListenSpan) -> None:
     honoured = span.honoured or {}
-    dropped = [kind for kind, wanted in span.asked.items() if _truthy(wanted) and not _truthy(honoured.get(kind))]
+    dropped = [kind for kind, wanted in span.asked.items() if asks_for(wanted) and not asks_for(honoured.get(kind))]
     narrowed = [
         kind
         for kind, wanted in span.asked.items()
         if isinstance(wanted, list) and isinstance(honoured.get(kind), list) and honoured[kind] != wanted
     ]
-    extra = [kind for kind, given in honoured.items() if _truthy(given) and not _truthy(span.asked.get(kind))]
+    extra = [kind for kind, given in honoured.items() if asks_for(given) and not asks_for(span.asked.get(kind))]
     if dropped or narrowed:
         what = ", ".join([*dropped, *(f"{k} (only {honoured[k]})" for k in narrowed)])
         state.on_round("listen-ack-differs", f"the server will not send {what}", call, round_)
     if extra:
         state.on_round("listen-ack-extra", f"acknowledged what was not asked: {', '.join(extra)}", call, round_)
-
-
-def _truthy(value: Any) -> bool:
-    return bool(value) if isinstance(value, bool | list) else value is not None
 
 
 def _key(request_id: RequestId) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, WireParse
-from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
+from inspector.protocol.methods import INPUT_REQUEST_METHODS, LISTEN, RESULT_TYPES, SUBSCRIBE, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
 from inspector.session import build_listen, build_tasks
 from inspector.session import findings as lint
@@ -86,9 +86,9 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
     if token is not None:
         state.progress[token] = round_
     call.rounds.append(round_)
-    if round_.method == build_listen.LISTEN and call.listen is None:
+    if round_.method == LISTEN and call.listen is None:
         build_listen.started(state, call, round_, params)
-    elif round_.method == build_listen.SUBSCRIBE:
+    elif round_.method == SUBSCRIBE:
         build_listen.subscribed(state, call, params)
     if call.task is None:
         call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on

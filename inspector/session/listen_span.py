@@ -12,7 +12,13 @@ if TYPE_CHECKING:
     from inspector.session.timeline import WireMessage
 
 SUBSCRIPTION_ID: Final = "io.modelcontextprotocol/subscriptionId"
-ListenEnd = Literal["graceful", "server-cancelled", "lost", "cancelled"]
+ListenEnd = Literal["graceful", "server-cancelled", "lost", "client-ended"]
+END_SAID: Final[dict[str, str]] = {
+    "graceful": "ended by the server",
+    "server-cancelled": "cancelled by the server",
+    "lost": "lost",
+    "client-ended": "ended by the client",
+}
 KIND_OF_NOTIFICATION: Final[dict[str, str]] = {
     "notifications/tools/list_changed": "toolsListChanged",
     "notifications/prompts/list_changed": "promptsListChanged",
@@ -21,6 +27,27 @@ KIND_OF_NOTIFICATION: Final[dict[str, str]] = {
     "notifications/tasks": "taskIds",
 }
 """The notification a subscription kind brings (``notifications`` of the listen request)."""
+
+
+def asks_for(value: object) -> bool:
+    """Whether a subscription field asks for (or honours) something: ``true``, or a non-empty list of URIs or
+    task ids."""
+    return bool(value) if isinstance(value, bool | list) else value is not None
+
+
+def event_gist(message: JsonObject) -> str:
+    """What one subscription event says, in a few words: ``tools list changed``, ``resource updated URI``,
+    ``task ID working`` (server text: the caller sanitizes it)."""
+    method = str(message.get("method", ""))
+    params = message.get("params")
+    params = params if isinstance(params, dict) else {}
+    if method.endswith("/list_changed"):
+        return method.removeprefix("notifications/").split("/")[0] + " list changed"
+    if method == "notifications/resources/updated":
+        return f"resource updated {params.get('uri', '?')}"
+    if method == "notifications/tasks":
+        return f"task {params.get('taskId', '?')} {params.get('status', '?')}"
+    return method
 
 
 @dataclass(slots=True)
@@ -34,3 +61,22 @@ class ListenSpan:
     ack_at: float | None = None
     events: list[WireMessage] = field(default_factory=list)
     end: ListenEnd | None = None
+
+    def kinds(self) -> list[str]:
+        """What the subscription brings: the kinds the server honours (2025: the kinds asked, there is no
+        acknowledgement)."""
+        said = self.honoured if self.subscription_id is not None else self.asked
+        return [kind for kind, wanted in (said or {}).items() if asks_for(wanted)]
+
+    def summary(self) -> str:
+        """One line: what the server honours (or that it has not acknowledged), how many events, how it ended."""
+        if self.subscription_id is None:
+            uris = self.asked.get("resourceSubscriptions") or []
+            said = f"resources/subscribe {len(uris)} URI{'s' if len(uris) != 1 else ''}"
+        elif self.honoured is None:
+            said = "not acknowledged"
+        else:
+            said = "honours " + (", ".join(self.kinds()) or "nothing")
+        events = f"{len(self.events)} event{'s' if len(self.events) != 1 else ''}"
+        end = END_SAID[self.end] if self.end is not None else "listening"
+        return f"{said} · {events} · {end}"

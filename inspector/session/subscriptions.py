@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import LISTEN, SUBSCRIBE, UNSUBSCRIBE
 from inspector.session import findings as lint
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed, RpcError
@@ -32,8 +33,8 @@ class Subscriber:
         client ends it: stdio ``notifications/cancelled``, HTTP closes the stream)."""
         ledger = self.ledger
         params: JsonObject = {"notifications": notifications}
-        call = ledger.start("subscriptions/listen", params)
-        listening = asyncio.ensure_future(self._send(call, "subscriptions/listen", params, None, unbounded=True))
+        call = ledger.start(LISTEN, params)
+        listening = asyncio.ensure_future(self._send(call, LISTEN, params, None, unbounded=True))
         stopping = asyncio.ensure_future(stop.wait())
         try:
             await asyncio.wait({listening, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -41,10 +42,10 @@ class Subscriber:
                 await self._connection.cancel_call(call, "the client ended the subscription")
             result = await listening
         except RpcError as error:
-            return self._rpc_failed(call, "subscriptions/listen", error, None)
+            return self._rpc_failed(call, LISTEN, error, None)
         except RequestFailed as failure:
             if failure.kind == "cancelled":
-                return ledger.end(call, "cancelled", "the client ended the subscription")
+                return ledger.end(call, "complete", "the client ended the subscription")
             ledger.finding(lint.make("subscription-lost", failure.message, call=call))
             return ledger.end(call, "failed", f"the subscription was lost: {failure.message}", hint="listen again")
         except asyncio.CancelledError:
@@ -58,15 +59,15 @@ class Subscriber:
         """2025-11-25: ``resources/subscribe`` for each URI (rounds of one call), the server's updates and list
         changes gathered on that call until ``stop`` is set, then ``resources/unsubscribe`` for each."""
         ledger = self.ledger
-        call = ledger.start("resources/subscribe", {"uris": uris})
+        call = ledger.start(SUBSCRIBE, {"uris": uris})
         try:
             for uri in uris:
-                await self._send(call, "resources/subscribe", {"uri": uri}, None)
+                await self._send(call, SUBSCRIBE, {"uri": uri}, None)
             await stop.wait()
             for uri in uris:
-                await self._send(call, "resources/unsubscribe", {"uri": uri}, None)
+                await self._send(call, UNSUBSCRIBE, {"uri": uri}, None)
         except RpcError as error:
-            return self._rpc_failed(call, "resources/subscribe", error, None)
+            return self._rpc_failed(call, SUBSCRIBE, error, None)
         except RequestFailed as failure:
             return ledger.failed(call, failure)
         except asyncio.CancelledError:

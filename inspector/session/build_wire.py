@@ -8,27 +8,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.protocol.elicitation_schema import unsupported_reason
-from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
+from inspector.protocol.envelope import META_PROTOCOL_VERSION
 from inspector.protocol.jsonrpc import JsonObject, WireParse
-from inspector.protocol.methods import INPUT_REQUEST_METHODS, LISTEN, RESULT_TYPES, SUBSCRIBE, allows_input_required
-from inspector.protocol.sanitize import has_hidden, one_line
-from inspector.session import build_listen, build_tasks
+from inspector.protocol.methods import INPUT_REQUEST_METHODS, LISTEN, SUBSCRIBE
+from inspector.protocol.sanitize import one_line
+from inspector.session import build_listen, build_results, build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
 from inspector.session.listen_span import KIND_OF_NOTIFICATION
 from inspector.session.records import Record, undecodable_bytes
 from inspector.session.timeline import (
     Call,
-    CallFinished,
-    CallStatus,
     ConsoleLine,
     HttpInfo,
-    RequestState,
     Round,
     RoundStarted,
     RoundUpdated,
-    SessionChanged,
     SessionRowChanged,
     WireMessage,
 )
@@ -223,10 +218,10 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
         if round_.method in build_tasks.TASK_METHODS:
             build_tasks.task_error(state, call, round_, round_.error)
     else:
-        _result(state, call, round_, message.get("result"), flight.version)
+        build_results.apply_result(state, call, round_, message.get("result"), flight.version)
     if state.timeline.listeners:
         state.timeline.emit(RoundUpdated(call, round_))
-    _derive_status(state, call, round_, wire.at)
+    build_results.derive_status(state, call, round_, wire.at)
 
 
 def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire: WireMessage) -> None:
@@ -250,128 +245,6 @@ def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire:
         state.timeline.emit(RoundUpdated(call, round_))
 
 
-def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
-    """What the wire alone says about the call: input-required, or finished (complete, tool-error, error).
-
-    The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
-    failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
-    """
-    if call.listen is not None and round_.response is not None:
-        build_listen.answered(call)
-    if call.task is not None:
-        derived = build_tasks.call_status(call)
-        if derived is None or derived == call.status:
-            return
-        call.status = derived
-        if call.ended:
-            call.finished_at = at
-            if state.timeline.listeners:
-                state.timeline.emit(CallFinished(call))
-        return
-    if round_.result_type == "input_required":
-        call.status = "input-required"
-        return
-    if round_.result_type == "error":
-        status: CallStatus = "error"
-    elif round_.result_type == "complete":
-        result = round_.result or {}
-        status = "tool-error" if result.get("isError") is True else "complete"
-    else:
-        return
-    call.status = status
-    call.finished_at = at
-    if state.timeline.listeners:
-        state.timeline.emit(CallFinished(call))
-
-
-def _result(state: BuildState, call: Call, round_: Round, result: Any, version: str | None) -> None:
-    if not isinstance(result, dict):
-        return
-    if round_.method in ("server/discover", "initialize"):
-        _server_identity(state, round_.method, result)
-    result_type = result.get("resultType")
-    modern = version is not None and is_modern(version)
-    if result_type is None:
-        result_type = "complete"
-        if modern:
-            state.on_round("missing-result-type", f"{round_.method} result has no resultType", call, round_)
-    elif not isinstance(result_type, str) or result_type not in RESULT_TYPES:
-        state.on_round("unknown-result-type", f"resultType {result_type!r} on {round_.method}", call, round_)
-        result_type = str(result_type)
-    round_.result_type = result_type
-    if result_type == "input_required" and round_.method not in build_tasks.TASK_METHODS:
-        _input_required(state, call, round_, result)
-    at = round_.response.at if round_.response is not None else 0.0
-    if round_.method in build_tasks.TASK_METHODS:
-        build_tasks.task_round(state, call, round_, result, at)
-        return
-    creates = result_type == "task" or (not modern and round_.method == "tools/call" and "task" in result)
-    if creates and build_tasks.created(state, call, round_, result, modern=modern, at=at):
-        round_.result_type = "task"
-        return
-    check_version = version if modern else state.legacy_version
-    # A 2025-11-25 task-augmented call (params.task) may answer CreateTaskResult, which mcp-types keeps out of
-    # its public surface ("tasks/* deliberately absent"): validating it as CallToolResult would be a false alarm.
-    task_augmented = not modern and _request_params(round_).get("task") is not None
-    if check_version is not None and result_type in ("complete", "input_required") and not task_augmented:
-        shaped = result if "resultType" in result or not modern else {**result, "resultType": "complete"}
-        size = len(round_.response.raw) if round_.response is not None else 0
-        for problem in lint.schema_problems(round_.method, check_version, shaped, size=size):
-            state.on_round("schema-invalid", f"{round_.method} ({check_version}): {problem}", call, round_)
-
-
-def _input_required(state: BuildState, call: Call, round_: Round, result: JsonObject) -> None:
-    if not allows_input_required(round_.method):
-        state.on_round("input-required-forbidden", f"{round_.method} answered input_required", call, round_)
-    for problem in lint.input_required_problems(result):
-        state.on_round("malformed-input-required", problem, call, round_)
-    requests = result.get("inputRequests")
-    if isinstance(requests, dict):
-        round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
-        _check_forms(state, call, round_)
-    request_state = result.get("requestState")
-    if isinstance(request_state, str):
-        round_.request_state = RequestState(request_state)
-
-
-def _check_forms(state: BuildState, call: Call, round_: Round) -> None:
-    """Elicitations a client must not take as they come: a form whose requestedSchema the spec does not allow
-    (nested objects, $ref, unknown types: the form falls back to a JSON editor), and a URL that holds control or
-    invisible characters (it is never offered for opening or copying as is)."""
-    for key, request in round_.input_requests.items():
-        params = request.get("params")
-        if request.get("method") != "elicitation/create" or not isinstance(params, dict):
-            continue
-        where = f"input {one_line(key, 60)!r}" if key else "elicitation/create"
-        if params.get("mode", "form") == "url":
-            url = params.get("url")
-            if isinstance(url, str) and has_hidden(url):
-                state.on_round("unsafe-url", f"{where}: the URL holds hidden characters: {one_line(url)}", call, round_)
-            continue
-        if params.get("mode", "form") != "form":
-            continue
-        reason = unsupported_reason(params.get("requestedSchema"))
-        if reason is not None:
-            state.on_round("unsupported-schema", f"{where}: {reason}", call, round_)
-
-
-def _server_identity(state: BuildState, method: str, result: JsonObject) -> None:
-    if method == "initialize":
-        info = result.get("serverInfo")
-        version = result.get("protocolVersion")
-        if isinstance(version, str):
-            state.legacy_version = version
-    else:
-        meta = result.get("_meta")
-        info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
-    state.timeline.server_info = info if isinstance(info, dict) else state.timeline.server_info
-    caps = result.get("capabilities")
-    state.timeline.server_capabilities = caps if isinstance(caps, dict) else state.timeline.server_capabilities
-    instructions = result.get("instructions")
-    state.timeline.instructions = instructions if isinstance(instructions, str) else state.timeline.instructions
-    state.timeline.emit(SessionChanged())
-
-
 def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
     message = parsed.message or {}
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
@@ -392,7 +265,7 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
         target = build_tasks.notified(state, parsed.method or "", params, wire.at)
         if target is not None:
             target[1].notifications.append(wire)
-            _derive_status(state, target[0], target[1], wire.at)
+            build_results.derive_status(state, target[0], target[1], wire.at)
             state.timeline.emit(RoundUpdated(*target))
             return
     token = params.get("progressToken")
@@ -464,15 +337,11 @@ def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, rep
         method=parsed.method or "",
         request=wire,
     )
-    if parsed.method in INPUT_REQUEST_METHODS:
-        request: JsonObject = {"method": parsed.method}
-        if isinstance(params, dict):
-            request["params"] = params
-        round_.input_requests = {"": request}
+    round_.input_requests = _asked(parsed, params)
     if state.timeline.era is not None and state.timeline.era.era == "modern":
         state.on_round("server-request-in-modern", f"the server sent a {parsed.method} request", call, round_)
     call.rounds.append(round_)
-    _check_forms(state, call, round_)
+    build_results.check_forms(state, call, round_)
     if parsed.id is not None:
         state.server_requests[parsed.id] = (call, round_)
     state.timeline.emit(RoundStarted(call, round_))
@@ -487,21 +356,22 @@ def _session_row(state: BuildState, parsed: WireParse, wire: WireMessage, params
         method=parsed.method or "",
         request=wire,
     )
-    if parsed.method in INPUT_REQUEST_METHODS:
-        request: JsonObject = {"method": parsed.method}
-        if isinstance(params, dict):
-            request["params"] = params
-        round_.input_requests = {"": request}
+    round_.input_requests = _asked(parsed, params)
     state.timeline.session.append(round_)
     if parsed.id is not None:
         state.server_requests[parsed.id] = (None, round_)
     state.timeline.emit(SessionRowChanged(round_))
 
 
-def _request_params(round_: Round) -> JsonObject:
-    message = round_.request.message or {}
-    params = message.get("params")
-    return params if isinstance(params, dict) else {}
+def _asked(parsed: WireParse, params: Any) -> dict[str, JsonObject]:
+    """A legacy server request as the round's one input request (key ``""``), when it is one the answers
+    interface takes (elicitation, sampling, roots)."""
+    if parsed.method not in INPUT_REQUEST_METHODS:
+        return {}
+    request: JsonObject = {"method": parsed.method}
+    if isinstance(params, dict):
+        request["params"] = params
+    return {"": request}
 
 
 def classify_text(value: Any) -> str:

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 from inspector.protocol import wire_text
@@ -19,6 +18,7 @@ from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classif
 from inspector.protocol.wire_text import Encoded, dumps
 from inspector.session import findings as lint
 from inspector.session import records
+from inspector.session.deadlines import Deadlines, Expired, Pending
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline import Call, HttpInfo
@@ -63,29 +63,6 @@ def http_info(exchange: HttpExchange | None, *, response_only: bool = False) -> 
     )
 
 
-class _Expired(Exception):
-    """The request's timeout passed before its response arrived."""
-
-
-# How early the loop may run a timer (uvloop counts whole milliseconds): a deadline this close is due.
-_TIMER_SLACK_S = 0.002
-
-
-@dataclass(slots=True)
-class _Pending:
-    future: asyncio.Future[WireParse]
-    call: int
-    method: str
-    deadline: float | None = None
-    """Loop time after which the request has timed out (None: no timeout)."""
-    timeout: float | None = None
-    """The per-request timeout, counted again from each progress notification of the request."""
-    max_deadline: float | None = None
-    """Loop time after which progress no longer extends the deadline (``--max-timeout``)."""
-    progress_token: Any = None
-    progressed: bool = False
-
-
 async def _poll_until_done(future: asyncio.Future[Any], seconds: float) -> None:
     """Keep the event loop turning (it polls its file descriptors without sleeping while a callback is ready) until
     ``future`` is done or ``seconds`` have passed.
@@ -114,14 +91,10 @@ class Connection:
         self.reply_poll_s = reply_poll_s
         self.on_server_request: ServerRequestHandler | None = None
         self._next_id = 0
-        self._pending: dict[RequestId, _Pending] = {}
-        self._by_token: dict[Any, RequestId] = {}
-        """Progress tokens of requests in flight (with a timeout) -> their ids."""
+        self._pending: dict[RequestId, Pending] = {}
+        self._deadlines = Deadlines(self._pending)
         self._outgoing: dict[str, tuple[int | None, JsonObject | None]] = {}
         """Messages handed to the transport, by exact text: their call and (requests) object, until ``Sent``."""
-        self._watchdog: asyncio.TimerHandle | None = None
-        """One loop timer for every request's timeout, set for the earliest deadline (see ``_watch``)."""
-        self._watchdog_at = 0.0
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
         self._closing = False
@@ -160,30 +133,20 @@ class Connection:
         request_id = self.next_id()
         message, raw = wire_text.request(request_id, method, params, meta)
         loop = asyncio.get_running_loop()
-        pending = _Pending(loop.create_future(), call, method)
+        pending = Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
         self._outgoing[raw] = (call, message)
         outgoing = OutgoingMessage(raw, method, request_id, protocol_version, headers or {})
         await self.transport.send(outgoing)
         if timeout is not None:
-            # The deadline counts from the send, as a per-request timer would; one shared timer watches them all.
-            now = loop.time()
-            pending.deadline = deadline = now + timeout
-            pending.timeout = timeout
-            if max_timeout is not None:
-                pending.max_deadline = now + max(max_timeout, timeout)
-            if progress_token is not None:
-                pending.progress_token = progress_token
-                self._by_token[progress_token] = request_id
-            if self._watchdog is None or deadline < self._watchdog_at:
-                self._arm_watchdog(loop, deadline)
+            self._deadlines.watch(loop, request_id, pending, timeout, max_timeout, progress_token)
         try:
             if self.reply_poll_s and len(self._pending) == 1 and not pending.future.done():
                 # (only a lone request polls: with others in flight their replies wake the loop anyway, and several
                 # pollers would only take CPU from a server that shares ours)
                 await _poll_until_done(pending.future, self.reply_poll_s)
             reply = await pending.future
-        except _Expired:
+        except Expired:
             self._pending.pop(request_id, None)
             await self._abandon(call, request_id, protocol_version, "timeout", cancel_notice)
             if pending.progressed and pending.max_deadline is not None and loop.time() >= pending.max_deadline:
@@ -201,7 +164,7 @@ class Connection:
         finally:
             self._pending.pop(request_id, None)
             if progress_token is not None:
-                self._by_token.pop(progress_token, None)
+                self._deadlines.forget(progress_token)
         message = reply.message or {}
         if reply.kind == "error":
             raise RpcError.from_error(message.get("error"))
@@ -209,47 +172,6 @@ class Connection:
         if not isinstance(result, dict):
             raise RequestFailed("invalid", f"{method} response has no result object", "see the finding on the timeline")
         return result
-
-    def _progressed(self, params: Any) -> None:
-        """A request's progress notification: its timeout counts again from now (never past its maximum)."""
-        token = params.get("progressToken") if isinstance(params, dict) else None
-        request_id = self._by_token.get(token) if isinstance(token, int | str) else None
-        pending = self._pending.get(request_id) if request_id is not None else None
-        if pending is None or pending.timeout is None or pending.future.done():
-            return
-        later = asyncio.get_running_loop().time() + pending.timeout
-        if pending.max_deadline is not None:
-            later = min(later, pending.max_deadline)
-        if pending.deadline is not None and later > pending.deadline:
-            # (the watchdog fires for the old deadline, finds this one not due and sets itself for it)
-            pending.deadline = later
-            pending.progressed = True
-
-    def _arm_watchdog(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        self._watchdog_at = when
-        self._watchdog = loop.call_at(when, self._watch, loop)
-
-    def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Time out every request whose deadline has passed; set the timer again for the earliest one left.
-
-        Requests that finished were dropped from ``_pending``, so a stream of quick requests costs one dict entry
-        each instead of a loop timer armed and cancelled per request.
-        """
-        self._watchdog = None
-        due = loop.time() + _TIMER_SLACK_S
-        earliest: float | None = None
-        for pending in list(self._pending.values()):
-            deadline = pending.deadline
-            if deadline is None or pending.future.done():
-                continue
-            if deadline <= due:
-                pending.future.set_exception(_Expired())
-            elif earliest is None or deadline < earliest:
-                earliest = deadline
-        if earliest is not None:
-            self._arm_watchdog(loop, earliest)
 
     async def _abandon(self, call: int, request_id: RequestId, version: str | None, reason: str, notice: bool) -> None:
         """Stop waiting for a request: HTTP closes its stream; stdio sends notifications/cancelled."""
@@ -285,9 +207,7 @@ class Connection:
     async def close(self) -> None:
         """Close the transport and fail whatever is still waiting."""
         self._closing = True
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
+        self._deadlines.stop()
         await self.transport.close()
         self._fail_all(RequestFailed("closed", "the session was closed"))
         for task in list(self._tasks):
@@ -344,8 +264,8 @@ class Connection:
 
     def _dispatch(self, parsed: WireParse, reply_to: Any) -> None:
         if parsed.kind == "notification":
-            if self._by_token and parsed.method == "notifications/progress" and parsed.message is not None:
-                self._progressed(parsed.message.get("params"))
+            if self._deadlines.by_token and parsed.method == "notifications/progress" and parsed.message is not None:
+                self._deadlines.progressed(parsed.message.get("params"))
             return
         if parsed.kind in ("response", "error"):
             request_id = parsed.id if parsed.id is not None else reply_to

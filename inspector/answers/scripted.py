@@ -37,6 +37,7 @@ from inspector.answers.shapes import (
     shape_problems,
 )
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.json_input import a_json_type
 from inspector.protocol.methods import INPUT_METHODS, InputMethod
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ def parse_answers(
     if not isinstance(data, dict):
         raise AnswersFileError(
             file,
-            f"must be a JSON object mapping input-request keys to responses, but it is {_json_type(data)}; "
+            f"must be a JSON object mapping input-request keys to responses, but it is {a_json_type(data)}; "
             'write it as {"github_login": {"action": "accept", "content": {"name": "octocat"}}}',
         )
     entries = {str(name): _parse_entry(str(name), value, file) for name, value in data.items()}
@@ -192,7 +193,7 @@ def _parse_entry(name: str, value: object, file: str) -> Entry:
             raise AnswersFileError(file, "is an empty list; give at least one response (the last one repeats)", name)
         responses = value
     else:
-        raise AnswersFileError(file, f"is {_json_type(value)}; use {_ENTRY_FORMS}", key=name)
+        raise AnswersFileError(file, f"is {a_json_type(value)}; use {_ENTRY_FORMS}", key=name)
     fixed: InputMethod | None = next((m for m in INPUT_METHODS if m == name), None)
     method: InputMethod | None = None
     checked: list[InputResponse] = []
@@ -200,7 +201,7 @@ def _parse_entry(name: str, value: object, file: str) -> Entry:
         item = f"item {index}" if isinstance(value, list) else "the response"
         if not isinstance(response, dict):
             raise AnswersFileError(
-                file, f"{item} is {_json_type(response)}; each item of a list must be a response object", name
+                file, f"{item} is {a_json_type(response)}; each item of a list must be a response object", name
             )
         kind = fixed or response_method(response)
         if kind is None:
@@ -236,19 +237,3 @@ def _no_duplicates(file: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any
         return result
 
     return hook
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__

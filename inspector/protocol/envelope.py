@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Final
 
 from inspector import __version__
@@ -112,19 +113,15 @@ class Envelope:
 
 def mutual_version(supported: Any) -> str | None:
     """The newest modern version both sides speak, from a -32022 ``data.supported`` or ``supportedVersions`` list."""
-    if not isinstance(supported, list):
-        return None
-    for version in reversed(MODERN_VERSIONS):
-        if version in supported:
-            return version
-    return None
+    return _newest_shared(supported, MODERN_VERSIONS)
 
 
 def mutual_legacy_version(supported: Any) -> str | None:
     """The newest handshake version both sides speak."""
+    return _newest_shared(supported, LEGACY_VERSIONS)
+
+
+def _newest_shared(supported: Any, ours: Sequence[str]) -> str | None:
     if not isinstance(supported, list):
         return None
-    for version in reversed(LEGACY_VERSIONS):
-        if version in supported:
-            return version
-    return None
+    return next((version for version in reversed(ours) if version in supported), None)

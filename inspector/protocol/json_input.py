@@ -14,17 +14,27 @@ def parse_object(text: str | None, what: str) -> tuple[dict[str, Any] | None, st
     except (ValueError, RecursionError) as exc:
         return None, f"{what} is not JSON: {exc}"
     if not isinstance(value, dict):
-        return None, f"{what} must be a JSON object, not {_json_type(value)}"
+        return None, f"{what} must be a JSON object, not {a_json_type(value)}"
     return value, ""
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
+def json_type(value: Any) -> str:
+    """The JSON type of a parsed value, as a message says it: ``null``, ``boolean``, ``number``, ``string``,
+    ``array``, ``object`` (a Python type's name for anything else)."""
+    if value is None:
+        return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "boolean"
     if isinstance(value, int | float):
-        return "a number"
-    return "null" if value is None else type(value).__name__
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def a_json_type(value: Any) -> str:
+    """``json_type`` with its article, for a sentence: "an array", "a string", "null"."""
+    kind = json_type(value)
+    return kind if kind == "null" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from inspector.protocol.json_input import json_type
+
 Segment = str | int
 JsonPath = tuple[Segment, ...]
 WILDCARD: Final = "*"
@@ -92,20 +94,6 @@ def _matches(pattern: JsonPath, path: JsonPath) -> bool:
     return all(p in (WILDCARD, s) for p, s in zip(pattern, path, strict=False))
 
 
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object" if isinstance(value, dict) else type(value).__name__
-
-
 def _embedded(text: str) -> Any:
     """The JSON object or array a string holds, or None."""
     stripped = text.strip()
@@ -136,7 +124,7 @@ class _Differ:
     def compare(self, recorded: Any, live: Any, path: JsonPath) -> None:
         if self.skipped(path):
             return
-        kind_recorded, kind_live = _kind_of(recorded), _kind_of(live)
+        kind_recorded, kind_live = json_type(recorded), json_type(live)
         if isinstance(recorded, str) and isinstance(live, str):
             if recorded == live:
                 return

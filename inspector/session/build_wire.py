@@ -205,9 +205,7 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     round_.response = wire
     message = parsed.message or {}
     if parsed.kind == "error":
-        round_.result_type = "error"
-        error = message.get("error")
-        round_.error = error if isinstance(error, dict) else None
+        _error(round_, message)
         if round_.error is not None and round_.error.get("code") == URL_ELICITATION_REQUIRED:
             # 2025-11-25 URL elicitation: the error's elicitations are this round's input requests
             wanted = url_elicitations(round_.error.get("data"))
@@ -224,6 +222,13 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     build_results.derive_status(state, call, round_, wire.at)
 
 
+def _error(round_: Round, message: JsonObject) -> None:
+    """A JSON-RPC error response on its round."""
+    round_.result_type = "error"
+    error = message.get("error")
+    round_.error = error if isinstance(error, dict) else None
+
+
 def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire: WireMessage) -> None:
     """A response to a request its call had stopped waiting for (cancelled, timed out): kept on its round, marked
     late; the call's end stands."""
@@ -232,9 +237,7 @@ def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire:
     round_.late = True
     message = parsed.message or {}
     if parsed.kind == "error":
-        round_.result_type = "error"
-        error = message.get("error")
-        round_.error = error if isinstance(error, dict) else None
+        _error(round_, message)
     else:
         result = message.get("result")
         kind = result.get("resultType") if isinstance(result, dict) else None

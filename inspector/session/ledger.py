@@ -7,6 +7,8 @@ answer, the round cap, a failure, a cancel) is written once the records queued b
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from inspector.answers.base import AnswerSource
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import findings as lint
@@ -16,6 +18,10 @@ from inspector.session.heap import HeapPolicy
 from inspector.session.outcome import Outcome
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline import CallStatus, Finding
+
+Settle = Callable[[int, str, Awaitable[Outcome]], Awaitable[Outcome]]
+"""Runs a call's work to its outcome, ending the call as a failure says when the work fails: a JSON-RPC error (with
+what to try), a request that failed, an interruption (``InspectorSession.settle``)."""
 
 
 class CallLedger:

@@ -2,66 +2,58 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.session import findings as lint
-from inspector.session.errors import RequestFailed, RpcError
-from inspector.session.ledger import CallLedger
+from inspector.session.ledger import CallLedger, Settle
 from inspector.session.mrtr import is_input_required
 from inspector.session.outcome import Outcome
 
 Send = Callable[[int, str, JsonObject, JsonObject | None], Awaitable[JsonObject]]
-RpcFailed = Callable[[int, str, RpcError, JsonObject | None], Outcome]
 
 
 class CatalogLister:
     """Lists a kind of catalog entry, page by page (a cursor seen twice ends it), for the session."""
 
-    def __init__(self, ledger: CallLedger, send: Send, rpc_failed: RpcFailed, *, http: bool) -> None:
+    def __init__(self, ledger: CallLedger, send: Send, settle: Settle, *, http: bool) -> None:
         self.ledger = ledger
         self._send = send
-        self._rpc_failed = rpc_failed
+        self._settle = settle
         self._http = http
         self.tools: dict[str, JsonObject] = {}
         """The tools of the last complete tools/list, by name."""
 
     async def list_all(self, kind: CatalogKind) -> Outcome:
         """Every page of ``kind``'s list; ``result`` holds all the items."""
+        method = CATALOG[kind].list_method
+        call = self.ledger.start(method, {})
+        return await self._settle(call, method, self._pages(call, kind))
+
+    async def _pages(self, call: int, kind: CatalogKind) -> Outcome:
         entry = CATALOG[kind]
         method, field = entry.list_method, entry.items_field
-        ledger = self.ledger
-        call = ledger.start(method, {})
         items: list[JsonObject] = []
         cursor: str | None = None
         seen: set[str] = set()
-        try:
-            while True:
-                params: JsonObject = {} if cursor is None else {"cursor": cursor}
-                page = await self._send(call, method, params, None)
-                if is_input_required(page):
-                    return ledger.end(call, "failed", forbidden_input_required(method), result=page)
-                found = page.get(field)
-                if isinstance(found, list):
-                    items.extend(item for item in found if isinstance(item, dict))
-                next_cursor = page.get("nextCursor")
-                if not isinstance(next_cursor, str) or next_cursor in seen:
-                    break
-                seen.add(next_cursor)
-                cursor = next_cursor
-        except RpcError as error:
-            return self._rpc_failed(call, method, error, None)
-        except RequestFailed as failure:
-            return ledger.failed(call, failure)
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
-            raise
+        while True:
+            params: JsonObject = {} if cursor is None else {"cursor": cursor}
+            page = await self._send(call, method, params, None)
+            if is_input_required(page):
+                return self.ledger.end(call, "failed", forbidden_input_required(method), result=page)
+            found = page.get(field)
+            if isinstance(found, list):
+                items.extend(item for item in found if isinstance(item, dict))
+            next_cursor = page.get("nextCursor")
+            if not isinstance(next_cursor, str) or next_cursor in seen:
+                break
+            seen.add(next_cursor)
+            cursor = next_cursor
         if kind == "tools":
             items = self._admit_tools(call, items)
-        return ledger.end(call, "complete", result={field: items})
+        return self.ledger.end(call, "complete", result={field: items})
 
     def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
         """The tools a client may call: over HTTP, one with an invalid x-mcp-header is left out (SEP-2243)."""

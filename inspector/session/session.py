@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Final, Literal
 
 from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
@@ -101,8 +101,8 @@ class InspectorSession:
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
         self.tasks = TaskFollower(self.ledger, self._send, task_store)
-        self.subscriber = Subscriber(self.ledger, self._send, self.connection, self._rpc_failed)
-        self.lister = CatalogLister(self.ledger, self._send, self._rpc_failed, http=transport.kind == "http")
+        self.subscriber = Subscriber(self.ledger, self._send, self.connection, self.settle)
+        self.lister = CatalogLister(self.ledger, self._send, self.settle, http=transport.kind == "http")
         """Follows the tasks the calls create (and cancels them)."""
 
     @property
@@ -183,6 +183,18 @@ class InspectorSession:
         if self._sender is None:
             raise RequestFailed("closed", "the session is not connected", "connect first")
         return await self._sender.send(call, method, params, capabilities, unbounded=unbounded)
+
+    async def settle(self, call: int, method: str, work: Awaitable[Outcome]) -> Outcome:
+        """``work``'s outcome; when it fails, the call ended as the failure says (see ``ledger.Settle``)."""
+        try:
+            return await work
+        except RpcError as error:
+            return self._rpc_failed(call, method, error, None)
+        except RequestFailed as failure:
+            return self.ledger.failed(call, failure)
+        except asyncio.CancelledError:
+            self.ledger.interrupted(call)
+            raise
 
     def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
         legacy = self.negotiated is not None and self.negotiated.legacy
@@ -334,18 +346,10 @@ class InspectorSession:
         """A task made earlier, by its id (after a restart: seed 004's "a new client, tasks/get on another
         instance"): ``get`` asks for its status once, ``wait`` follows it to its end, ``cancel`` asks the server
         to cancel it and follows it to what it really did."""
-        ledger = self.ledger
-        call = ledger.start("tasks/get", {"taskId": task_id})
+        call = self.ledger.start("tasks/get", {"taskId": task_id})
         legacy = self.negotiated is not None and self.negotiated.legacy
-        try:
-            return await self.tasks.watch(call, task_id, action, legacy=legacy, capabilities=None)
-        except RpcError as error:
-            return self._rpc_failed(call, "tasks/get", error, None)
-        except RequestFailed as failure:
-            return ledger.failed(call, failure)
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
-            raise
+        watched = self.tasks.watch(call, task_id, action, legacy=legacy, capabilities=None)
+        return await self.settle(call, "tasks/get", watched)
 
     async def cancel(self, call: int) -> bool:
         """Cancel a call in flight: a task with ``tasks/cancel`` (cooperative: it may still complete); anything

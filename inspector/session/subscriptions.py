@@ -10,22 +10,21 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, SUBSCRIBE, UNSUBSCRIBE
 from inspector.session import findings as lint
 from inspector.session.connection import Connection
-from inspector.session.errors import RequestFailed, RpcError
-from inspector.session.ledger import CallLedger
+from inspector.session.errors import RequestFailed
+from inspector.session.ledger import CallLedger, Settle
 from inspector.session.outcome import Outcome
 
 Send = Callable[..., Awaitable[JsonObject]]
-RpcFailed = Callable[[int, str, RpcError, JsonObject | None], Outcome]
 
 
 class Subscriber:
     """Listens for a session (one call per subscription; several may run at once)."""
 
-    def __init__(self, ledger: CallLedger, send: Send, connection: Connection, rpc_failed: RpcFailed) -> None:
+    def __init__(self, ledger: CallLedger, send: Send, connection: Connection, settle: Settle) -> None:
         self.ledger = ledger
         self._send = send
         self._connection = connection
-        self._rpc_failed = rpc_failed
+        self._settle = settle
 
     async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> Outcome:
         """``subscriptions/listen`` for ``notifications`` (``toolsListChanged``, ``resourceSubscriptions``...),
@@ -34,43 +33,38 @@ class Subscriber:
         ledger = self.ledger
         params: JsonObject = {"notifications": notifications}
         call = ledger.start(LISTEN, params)
-        listening = asyncio.ensure_future(self._send(call, LISTEN, params, None, unbounded=True))
-        stopping = asyncio.ensure_future(stop.wait())
-        try:
-            await asyncio.wait({listening, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if not listening.done():
-                await self._connection.cancel_call(call, "the client ended the subscription")
-            result = await listening
-        except RpcError as error:
-            return self._rpc_failed(call, LISTEN, error, None)
-        except RequestFailed as failure:
-            if failure.kind == "cancelled":
-                return ledger.end(call, "complete", "the client ended the subscription")
-            ledger.finding(lint.make("subscription-lost", failure.message, call=call))
-            return ledger.end(call, "failed", f"the subscription was lost: {failure.message}", hint="listen again")
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
-            raise
-        finally:
-            stopping.cancel()
-        return ledger.end(call, "complete", "the server ended the subscription", result=result)
+
+        async def listened() -> Outcome:
+            listening = asyncio.ensure_future(self._send(call, LISTEN, params, None, unbounded=True))
+            stopping = asyncio.ensure_future(stop.wait())
+            try:
+                await asyncio.wait({listening, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if not listening.done():
+                    await self._connection.cancel_call(call, "the client ended the subscription")
+                result = await listening
+            except RequestFailed as failure:
+                if failure.kind == "cancelled":
+                    return ledger.end(call, "complete", "the client ended the subscription")
+                ledger.finding(lint.make("subscription-lost", failure.message, call=call))
+                return ledger.end(call, "failed", f"the subscription was lost: {failure.message}", hint="listen again")
+            finally:
+                stopping.cancel()
+                listening.cancel()  # (interrupted: the request is abandoned on the wire too)
+            return ledger.end(call, "complete", "the server ended the subscription", result=result)
+
+        return await self._settle(call, LISTEN, listened())
 
     async def subscribe(self, uris: list[str], stop: asyncio.Event) -> Outcome:
         """2025-11-25: ``resources/subscribe`` for each URI (rounds of one call), the server's updates and list
         changes gathered on that call until ``stop`` is set, then ``resources/unsubscribe`` for each."""
-        ledger = self.ledger
-        call = ledger.start(SUBSCRIBE, {"uris": uris})
-        try:
+        call = self.ledger.start(SUBSCRIBE, {"uris": uris})
+
+        async def subscribed() -> Outcome:
             for uri in uris:
                 await self._send(call, SUBSCRIBE, {"uri": uri}, None)
             await stop.wait()
             for uri in uris:
                 await self._send(call, UNSUBSCRIBE, {"uri": uri}, None)
-        except RpcError as error:
-            return self._rpc_failed(call, SUBSCRIBE, error, None)
-        except RequestFailed as failure:
-            return ledger.failed(call, failure)
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
-            raise
-        return ledger.end(call, "complete", "the client ended the subscriptions")
+            return self.ledger.end(call, "complete", "the client ended the subscriptions")
+
+        return await self._settle(call, SUBSCRIBE, subscribed())

@@ -237,7 +237,10 @@ def test_exit_code_and_a_clear_message(outcomes: dict[str, Outcome], case: Case)
         expected = human.expand(fragment)
         assert expected in cli.said, f"{expected!r} not in stderr:\n{cli.stderr}"
     if case.code != 0:
-        assert cli.stderr.startswith("error: "), cli.stderr
+        # The error is the first line that is not the live progress of a call ("#3 echo progress 1/2").
+        said_before = cli.stderr.split("error: ", 1)[0].splitlines()
+        assert "error: " in cli.stderr, cli.stderr
+        assert all(line.startswith("#") for line in said_before), cli.stderr
     if not case.at_call:
         # A failure while connecting says what to try on a line of its own.
         assert "\ntry: " in cli.stderr, cli.stderr

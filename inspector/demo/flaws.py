@@ -168,6 +168,6 @@ def apply(server: MCPServer[Any], flaw: str | None) -> None:
     else:
         policy = TrustingState()
         # The SDK has no switch for its boundary (on purpose); the flaw is exactly a server without one.
-        chain = server._lowlevel_server.middleware
+        chain = server.middleware
         chain[:] = [m for m in chain if not isinstance(m, RequestStateBoundary)]
-    server._lowlevel_server.middleware.append(_PolicyMiddleware(policy))
+    server.middleware.append(_PolicyMiddleware(policy))

@@ -147,6 +147,8 @@ def crossing_cause(live: Call, baseline: Call) -> tuple[str, str] | None:
         for given in round_.answers:
             if given.key is not None:
                 answered_in.setdefault(given.key, round_.index)
+    if live.status == "failed":
+        return f"the call failed: {one_line(live.status_detail, 200)}", "see the stderr of the instance that failed"
     return None
 
 

@@ -190,7 +190,8 @@ class RoutedTransport:
             elif isinstance(event, StderrLine) and len(self.names) > 1:
                 event = StderrLine(f"[{name}] {event.text}", event.at, event.undecodable)
             elif isinstance(event, Closed):
-                self._gone(name, event.reason + (f" (exit code {event.returncode})" if event.returncode else ""))
+                code = f" (exit code {event.returncode})" if event.returncode and "exit" not in event.reason else ""
+                self._gone(name, event.reason + code)
                 if len(self.gone) < len(self.names):
                     return
                 event = Closed("; ".join(f"{n}: {why}" for n, why in self.gone.items()), event.at, event.returncode)

@@ -108,7 +108,16 @@ def _judged(reference: Reference, round_: Round, alteration: Alteration, ran: Ra
         return row("pass", f"refused: {one_line(said, 120)}")
     if first.result_type == "input_required":
         keys = ", ".join(first.input_requests) or "state only"
-        return row("pass", f"refused: it asked again ({one_line(keys, 80)})")
+        went_on = round_.result_type == "input_required" and set(first.input_requests) == set(round_.input_requests)
+        if not went_on:
+            return row("pass", f"refused: it asked again ({one_line(keys, 80)})")
+        # It answered as it had to the real state: the next question, so it took the state as valid.
+        if alteration.replay:
+            return row("warn", f"accepted the state again after its call had completed (it went on: {keys})",
+                       SHORT_LIFE)  # fmt: skip
+        return row("fail", f"SECURITY: went on with a requestState {alteration.name} as with the real one (it asked "
+                   f"{one_line(keys, 60)}, as the first time): the server MUST validate every requestState (SEP-2322)",
+                   VALIDATE, security=True)  # fmt: skip
     result = first.result or {}
     if result.get("isError") is True:
         return row("pass", "refused with a tool error (isError)")

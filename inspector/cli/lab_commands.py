@@ -122,7 +122,7 @@ class CliTargets:
             max_timeout=self.opts.max_timeout,
             tasks=not self.opts.no_tasks,
             log_level=self.opts.log_level_asked(),
-            described=f"inspector lab {part}: {transport.describe()}",
+            described=f"lab {part} · {transport.describe()}",
             secrets=self._secrets,
         )
 

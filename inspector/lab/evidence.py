@@ -28,6 +28,7 @@ from inspector.session.timeline import Call, Round
 
 MISSING_CAPABILITY: Final = -32021
 SEALED_PREFIX: Final = "v1."
+READABLE: Final = "which anyone can read and change"
 """The official Python SDK's sealed format (``RequestStateBoundary``: AES-256-GCM)."""
 
 SHARE_A_KEY: Final = (
@@ -66,20 +67,20 @@ def _is_json(data: str | bytes) -> bool:
 def state_form(value: str) -> str:
     """What a requestState looks like from outside: readable (plaintext or base64 JSON), sealed, or opaque."""
     if _is_json(value):
-        return "plaintext JSON (anyone can read and change it)"
+        return f"plaintext JSON, {READABLE}"
     decoded = _b64(value)
     if decoded is not None and _is_json(decoded):
-        return "base64 of JSON (anyone can read and change it)"
-    if value.startswith(SEALED_PREFIX) and (_b64(value[len(SEALED_PREFIX) :]) or b"").__len__() >= 32:
-        return "sealed (v1.…, the Python SDK's AES-GCM format)"
+        return f"base64 of JSON, {READABLE}"
+    if value.startswith(SEALED_PREFIX) and len(_b64(value[len(SEALED_PREFIX) :]) or b"") >= 32:
+        return "sealed in the Python SDK's v1. AES-GCM format"
     if len(value) < 48:
-        return "a short opaque token (a handle to server memory?)"
-    return "opaque (sealed or encrypted)"
+        return "a short opaque token: a handle to server memory?"
+    return "opaque: sealed or encrypted"
 
 
 def readable(value: str) -> bool:
     """A state anyone can read: plaintext or base64 JSON."""
-    return "anyone can read" in state_form(value)
+    return state_form(value).endswith(READABLE)
 
 
 def describe(differences: list[Difference], limit: int = 2) -> str:
@@ -88,15 +89,28 @@ def describe(differences: list[Difference], limit: int = 2) -> str:
     def value(v: Any) -> str:
         return one_line(json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v), 70)
 
+    seen: list[tuple[str, str]] = []
+    unique: list[Difference] = []
+    for found in differences:
+        # (the same change found twice, as in a text block and the structuredContent it mirrors, is told once)
+        key = (
+            json.dumps(found.recorded, sort_keys=True, default=str),
+            json.dumps(found.live, sort_keys=True, default=str),
+        )
+        if key not in seen:
+            seen.append(key)
+            unique.append(found)
     parts = []
-    for found in differences[:limit]:
+    for found in unique[:limit]:
         if found.kind == "added":
             parts.append(f"{found.path}: added {value(found.live)}")
         elif found.kind == "removed":
             parts.append(f"{found.path}: {value(found.recorded)} missing")
         else:
             parts.append(f"{found.path}: {value(found.recorded)} → {value(found.live)}")
-    more = f" (+{len(differences) - limit} more)" if len(differences) > limit else ""
+    more = (
+        f" (+{len(differences) - min(limit, len(unique))} more)" if len(differences) > min(limit, len(unique)) else ""
+    )
     return "; ".join(parts) + more
 
 
@@ -163,12 +177,12 @@ def _at_crossing(
         form = state_form(carried)
         if readable(carried):
             return (
-                f"{here} could not use the {form.split(' (')[0]} state {there} wrote ({_error(round_)}): another "
+                f"{here} could not use the {form.split(',')[0]} state {there} wrote ({_error(round_)}): another "
                 f"version of the tool on {here}?",
                 ROLLING_UPGRADE,
             )
         return (
-            f"{here} refused the requestState {there} minted ({_error(round_)}; {form}): a state sealed with a key "
+            f"{here} refused the requestState {there} minted ({_error(round_)}), {form}: a state sealed with a key "
             "each instance makes for itself",
             SHARE_A_KEY,
         )
@@ -185,13 +199,13 @@ def _at_crossing(
         if again:
             first = again[0]
             carried_text = (
-                f"the retry carried a {len(carried)}-character requestState ({state_form(carried)})"
+                f"the retry carried a {len(carried)}-character requestState, {state_form(carried)}"
                 if carried is not None
                 else "the round before carried no requestState at all"
             )
             return (
                 f"{here} asked again for {first!r}, answered in round {answered_in[first]}: the answer never reached "
-                f"{here} through requestState ({carried_text}): state kept in process memory instead of requestState",
+                f"{here} through requestState; state kept in process memory instead of requestState ({carried_text})",
                 KEEP_IT_IN_STATE,
             )
     return None

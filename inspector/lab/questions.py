@@ -72,7 +72,9 @@ def held_states(baseline: Baseline, rows: list[Row], *, session_ids: list[str]) 
             value = states[0].value
             replayed = [r for r in rows if r.group == "tamper" and r.check.startswith(reference.call.label)
                         and r.experiment == REPLAYED]  # fmt: skip
-            expires = "the wire does not say (an opaque state carries its own expiry, if any)"
+            expires = "the wire does not say" + (
+                "" if evidence.readable(value) else " (a sealed state may carry its own)"
+            )
             if replayed and replayed[0].verdict == "warn":
                 expires += "; still accepted after its call had completed"
             found.append(

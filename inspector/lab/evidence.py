@@ -128,11 +128,28 @@ def _capabilities_cause(round_: Round) -> tuple[str, str]:
     )
 
 
-def alone_cause(live: Call, legacy: bool, detail: str) -> tuple[str, str] | None:
+def _new_questions(round_: Round, asked_on_a: set[str]) -> tuple[str, str] | None:
+    """A round that asked for keys the all-on-A run never asked (the same answers were given): another version."""
+    new = sorted(set(round_.input_requests) - asked_on_a)
+    if round_.result_type != "input_required" or not new:
+        return None
+    here = round_.instance or "the server"
+    return (
+        f"{here} asked for {', '.join(map(repr, new))}, which the all-on-A run never asked: another version of the "
+        f"tool on {here}",
+        ROLLING_UPGRADE,
+    )
+
+
+def alone_cause(live: Call, legacy: bool, detail: str, baseline: Call | None = None) -> tuple[str, str] | None:
     """Why a call all on B failed where all on A it did not (None: nothing on the wire says more than the diff)."""
+    asked_on_a = {key for r in baseline.rounds for key in r.input_requests} if baseline is not None else None
     for round_ in live.rounds:
         if round_.kind == "request" and round_.error and round_.error.get("code") == MISSING_CAPABILITY:
             return _capabilities_cause(round_)
+        found = _new_questions(round_, asked_on_a) if asked_on_a is not None else None
+        if found is not None:
+            return found
     if legacy:
         return (
             f"a 2025-era protocol session: B never saw the initialize A answered ({detail})",
@@ -146,16 +163,19 @@ def alone_cause(live: Call, legacy: bool, detail: str) -> tuple[str, str] | None
 def crossing_cause(live: Call, baseline: Call) -> tuple[str, str] | None:
     """Why a call whose retries crossed instances failed: the first crossing that went wrong, and what it shows."""
     rounds = [r for r in live.rounds if r.kind == "request"]
+    asked_on_a = {key for r in baseline.rounds for key in r.input_requests}
     for round_ in rounds:
         if round_.error and round_.error.get("code") == MISSING_CAPABILITY:
             return _capabilities_cause(round_)
-    asked_on_a = {key for r in baseline.rounds for key in r.input_requests}
+        found = _new_questions(round_, asked_on_a)
+        if found is not None:
+            return found
     answered_in: dict[str, int] = {}
     for j, round_ in enumerate(rounds):
         previous = rounds[j - 1] if j else None
         crossed = previous is not None and round_.instance != previous.instance
         if crossed and previous is not None:
-            found = _at_crossing(round_, previous, answered_in, asked_on_a)
+            found = _at_crossing(round_, previous, answered_in)
             if found is not None:
                 return found
         for given in round_.answers:
@@ -166,9 +186,7 @@ def crossing_cause(live: Call, baseline: Call) -> tuple[str, str] | None:
     return None
 
 
-def _at_crossing(
-    round_: Round, previous: Round, answered_in: dict[str, int], asked_on_a: set[str]
-) -> tuple[str, str] | None:
+def _at_crossing(round_: Round, previous: Round, answered_in: dict[str, int]) -> tuple[str, str] | None:
     here, there = round_.instance or "?", previous.instance or "?"
     carried = round_.echoed_state
     if round_.result_type == "error" and round_.error is not None:
@@ -187,15 +205,7 @@ def _at_crossing(
             SHARE_A_KEY,
         )
     if round_.result_type == "input_required":
-        asked = set(round_.input_requests)
-        new = sorted(asked - asked_on_a)
-        if new:
-            return (
-                f"{here} asked for {', '.join(map(repr, new))}, which the all-on-A run never asked: another version "
-                f"of the tool on {here}",
-                ROLLING_UPGRADE,
-            )
-        again = sorted(key for key in asked if key in answered_in)
+        again = sorted(key for key in round_.input_requests if key in answered_in)
         if again:
             first = again[0]
             carried_text = (

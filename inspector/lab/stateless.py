@@ -60,7 +60,7 @@ def _judged_alone(reference: Reference, live: Ran, options: LabOptions, legacy: 
     if comparison.matches:
         why = "the same result as on A, from what the requests carried alone"
         return Row("stateless 1", label, live.route, "pass", why, call=live.call.index)
-    cause = evidence.alone_cause(live.call, legacy, live.outcome.detail)
+    cause = evidence.alone_cause(live.call, legacy, live.outcome.detail, reference.ran.call)
     if cause is None:
         cause = (
             f"B answers otherwise than A: {_verdict_text(comparison)}",

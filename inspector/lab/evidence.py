@@ -43,6 +43,10 @@ KEEP_IT_IN_STATE: Final = (
     "put everything a later round needs into requestState (sealed with a key every instance shares), never in "
     "process memory behind a handle"
 )
+SHARED_TASKS: Final = (
+    "keep tasks in a store every instance reads, and return the taskId only once the task is stored there "
+    "(seed 004); a client must be able to ask any instance"
+)
 PER_REQUEST_CAPABILITIES: Final = (
     "read io.modelcontextprotocol/clientCapabilities from each request's _meta (2026-07-28: a server MUST NOT "
     "infer capabilities from prior requests)"
@@ -190,6 +194,12 @@ def _at_crossing(round_: Round, previous: Round, answered_in: dict[str, int]) ->
     here, there = round_.instance or "?", previous.instance or "?"
     carried = round_.echoed_state
     if round_.result_type == "error" and round_.error is not None:
+        if round_.method.startswith("tasks/"):
+            return (
+                f"{here} does not know the task {there} made ({_error(round_)}): the task lives where only the "
+                "instance that made it finds it",
+                SHARED_TASKS,
+            )
         if carried is None:
             return f"{here} answered {_error(round_)} to the retry of a round {there} had answered", ROLLING_UPGRADE
         form = state_form(carried)

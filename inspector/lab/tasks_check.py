@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from inspector.answers.base import AnswerSource
 from inspector.lab.baseline import Baseline, Reference
+from inspector.lab.evidence import SHARED_TASKS
 from inspector.lab.lab_session import LabSession
 from inspector.lab.plan import LabTargets
 from inspector.lab.report import Row
@@ -23,10 +24,6 @@ from inspector.session.task_span import TASK_STATUSES
 from inspector.session.timeline import CallStarted, RoundUpdated, TimelineEvent
 
 AddRow = Callable[[Row], None]
-SHARED_TASKS = (
-    "keep tasks in a store every instance reads, and return the taskId only once the task is stored there "
-    "(seed 004); a client must be able to ask any instance"
-)
 
 
 async def group_three(

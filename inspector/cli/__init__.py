@@ -7,6 +7,7 @@ import typer
 
 from inspector.cli import (
     call_commands,
+    lab_commands,
     listen_commands,
     replay_commands,
     server_commands,
@@ -24,7 +25,15 @@ def build_app() -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
-    for module in (call_commands, listen_commands, task_commands, tui_commands, replay_commands, server_commands):
+    for module in (
+        call_commands,
+        listen_commands,
+        task_commands,
+        tui_commands,
+        replay_commands,
+        lab_commands,
+        server_commands,
+    ):
         module.register(app)
     return app
 

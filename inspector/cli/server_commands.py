@@ -12,14 +12,25 @@ from inspector.cli.wiring import run_loop
 def demo_server(
     http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0 picks a free one).")] = 0,
+    flaw: Annotated[
+        str | None,
+        typer.Option(
+            "--flaw",
+            help="Fail `inspector lab` on purpose: sticky-state, session-capabilities, trusting-state or own-key.",
+        ),
+    ] = None,
 ) -> None:
-    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP."""
-    from inspector.demo.server import run_http, run_stdio
+    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP; with --flaw, a
+    server that is not stateless in one named way (the statelessness lab must catch it)."""
+    from inspector.demo.flaws import FLAWS
+    from inspector.demo.server import LOOPBACK, run_http, run_stdio
 
+    if flaw is not None and flaw not in FLAWS:
+        raise typer.BadParameter(f"--flaw must be one of {', '.join(FLAWS)}")
     if http:
-        run_http(port)
+        run_http(port, LOOPBACK, flaw)
     else:
-        run_stdio()
+        run_stdio(flaw)
 
 
 def conformance_client(

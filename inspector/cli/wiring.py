@@ -67,12 +67,21 @@ def default_recording_path(data_dir: Path | None = None) -> Path:
     return new_recording_path(data_dir)
 
 
-def open_recorder(path: Path | None, target: Target, era: str, transport_kind: str) -> Recorder | None:
-    """A recorder writing to ``path`` (None: not recording)."""
+def open_recorder(
+    path: Path | None,
+    target: Target,
+    era: str,
+    transport_kind: str,
+    described: str | None = None,
+    secrets: list[str] | None = None,
+) -> Recorder | None:
+    """A recorder writing to ``path`` (None: not recording); the header names the target by its spec, or by
+    ``described`` (the lab's instances)."""
     if path is None:
         return None
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    spec = Redactor(target.secrets()).redact(target.spec)
+    hidden = target.secrets() if secrets is None else secrets
+    spec = Redactor(hidden).redact(described if described is not None else target.spec)
     return Recorder(path, records.header(spec, transport_kind, era, started=started, inspector_version=__version__))
 
 
@@ -91,14 +100,50 @@ def build_session(
     log_level: str | None = None,
 ) -> InspectorSession:
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
-    transport = build_transport(target)
-    chosen: EraMode = era if era is not None else target.era
-    store = TaskStore(Redactor(target.secrets()).redact(target.spec), str(record) if record is not None else None)
+    return session_over(
+        build_transport(target),
+        target,
+        answers,
+        era=era if era is not None else target.era,
+        record=record,
+        max_rounds=max_rounds,
+        timeout=timeout,
+        max_timeout=max_timeout,
+        legacy_offer=legacy_offer,
+        modern_version=modern_version,
+        tasks=tasks,
+        log_level=log_level,
+    )
+
+
+def session_over(
+    transport: Transport,
+    target: Target,
+    answers: AnswerSource,
+    *,
+    era: EraMode,
+    record: Path | None = None,
+    max_rounds: int = 10,
+    timeout: float = 60.0,
+    max_timeout: float = 600.0,
+    legacy_offer: str = LATEST_LEGACY,
+    modern_version: str = LATEST_MODERN,
+    tasks: bool = True,
+    log_level: str | None = None,
+    described: str | None = None,
+    secrets: list[str] | None = None,
+) -> InspectorSession:
+    """A session (with its recorder) on a transport already made: ``target`` says which values are secret (or
+    ``secrets``: every one of them) and names it in the recording, unless ``described`` does (the lab's routed
+    transport over two instances)."""
+    hidden = target.secrets() if secrets is None else secrets
+    name = Redactor(hidden).redact(described if described is not None else target.spec)
+    store = TaskStore(name, str(record) if record is not None else None)
     return InspectorSession(
         transport,
         answers,
-        era=chosen,
-        recorder=open_recorder(record, target, chosen, transport.kind),
+        era=era,
+        recorder=open_recorder(record, target, era, transport.kind, described, hidden),
         max_rounds=max_rounds,
         timeout=timeout,
         max_timeout=max_timeout,
@@ -106,7 +151,7 @@ def build_session(
         modern_version=modern_version,
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
-        secrets=target.secrets(),
+        secrets=hidden,
         tasks=tasks,
         log_level=log_level,
         task_store=store,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from inspector.demo.flaws import FLAWS
 from inspector.demo.server import LOOPBACK, run_http, run_stdio
 
 
@@ -14,12 +15,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     parser.add_argument("--port", type=int, default=0, help="HTTP port (0 picks a free one; the URL goes to stderr)")
     parser.add_argument("--host", default=LOOPBACK, help=f"HTTP host; only {LOOPBACK} is accepted")
+    parser.add_argument("--flaw", choices=FLAWS, help="fail `inspector lab` on purpose (see inspector/demo/flaws.py)")
     args = parser.parse_args(argv)
     try:
         if args.http:
-            run_http(args.port, args.host)
+            run_http(args.port, args.host, args.flaw)
         else:
-            run_stdio()
+            run_stdio(args.flaw)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

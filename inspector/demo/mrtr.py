@@ -11,8 +11,6 @@ requests on the tool call's own stream (`related_request_id`), so both eras carr
 
 from __future__ import annotations
 
-import base64
-import json
 import uuid
 from typing import Any, Literal
 
@@ -46,6 +44,8 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from inspector.demo import flaws
+
 __all__ = [
     "DemoContext",
     "decode_state",
@@ -77,24 +77,17 @@ def is_modern(ctx: DemoContext) -> bool:
 
 
 # -- requestState: the handler's plaintext. MCPServer's RequestStateBoundary seals it ("v1." AES-GCM) on the wire.
+# How it is written and read is the server's state policy (``flaws.py``: sound unless the server has a flaw).
 
 
 def encode_state(data: dict[str, Any]) -> str:
-    """Encode flow state as unpadded base64url of compact JSON, the shape of the spec's own example."""
-    raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    """Flow state as requestState: sound, unpadded base64url of compact JSON (the shape of the spec's example)."""
+    return flaws.current().encode(data)
 
 
 def decode_state(ctx: DemoContext) -> dict[str, Any]:
     """The state echoed on this retry ({} on the first round or if it does not decode to a JSON object)."""
-    text = ctx.request_state
-    if not text:
-        return {}
-    try:
-        value = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+    return flaws.current().decode(ctx.request_state)
 
 
 def input_required(
@@ -172,7 +165,8 @@ def _missing(ctx: DemoContext, required: ClientCapabilities, what: str) -> MCPEr
 
 def require_elicitation(ctx: DemoContext, mode: Literal["form", "url"] = "form") -> None:
     """Raise -32021 unless the client declared `elicitation` for `mode` (a bare `{}` means form only)."""
-    elicitation = ctx.client_capabilities.elicitation if ctx.client_capabilities else None
+    declared = flaws.current().capabilities(ctx)
+    elicitation = declared.elicitation if declared else None
     if mode == "url":
         if elicitation is not None and elicitation.url is not None:
             return
@@ -187,13 +181,15 @@ def require_elicitation(ctx: DemoContext, mode: Literal["form", "url"] = "form")
 
 def require_sampling(ctx: DemoContext) -> None:
     """Raise -32021 unless the client declared `sampling`."""
-    if ctx.client_capabilities is None or ctx.client_capabilities.sampling is None:
+    declared = flaws.current().capabilities(ctx)
+    if declared is None or declared.sampling is None:
         raise _missing(ctx, ClientCapabilities(sampling=SamplingCapability()), "sampling")
 
 
 def require_roots(ctx: DemoContext) -> None:
     """Raise -32021 unless the client declared `roots`."""
-    if ctx.client_capabilities is None or ctx.client_capabilities.roots is None:
+    declared = flaws.current().capabilities(ctx)
+    if declared is None or declared.roots is None:
         raise _missing(ctx, ClientCapabilities(roots=RootsCapability()), "roots")
 
 

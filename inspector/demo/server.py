@@ -15,7 +15,7 @@ import anyio
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 
-from inspector.demo import flows_elicit, flows_other, flows_prompt_resource
+from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource
 
 SERVER_NAME: Final = "inspector-demo"
 SERVER_VERSION: Final = "0.1.0"
@@ -28,24 +28,27 @@ INSTRUCTIONS: Final = (
 )
 
 
-def build_server() -> MCPServer[Any]:
-    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource."""
+def build_server(flaw: str | None = None) -> MCPServer[Any]:
+    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource; with a
+    `flaw` (`flaws.FLAWS`) it fails `inspector lab` on purpose."""
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
         title="Inspector demo server",
         instructions=INSTRUCTIONS,
         version=SERVER_VERSION,
         log_level="WARNING",
+        request_state_security=flaws.shared_security(flaw),
     )
     flows_elicit.register(server)
     flows_other.register(server)
     flows_prompt_resource.register(server)
+    flaws.apply(server, flaw)
     return server
 
 
-def run_stdio() -> None:
+def run_stdio(flaw: str | None = None) -> None:
     """Serve the demo over stdin/stdout until the client closes the pipe."""
-    server = build_server()
+    server = build_server(flaw)
     anyio.run(server.run_stdio_async)
 
 
@@ -59,7 +62,7 @@ def _bind_loopback(port: int) -> socket.socket:
     return sock
 
 
-def run_http(port: int, host: str = LOOPBACK) -> None:
+def run_http(port: int, host: str = LOOPBACK, flaw: str | None = None) -> None:
     """Serve the demo over Streamable HTTP at http://127.0.0.1:PORT/mcp; port 0 picks a free port.
 
     Only loopback is allowed: the demo has no authentication. The URL is printed to stderr once listening.
@@ -68,7 +71,7 @@ def run_http(port: int, host: str = LOOPBACK) -> None:
         raise ValueError(f"the demo server only listens on {LOOPBACK}, not {host!r}")
     if not 0 <= port <= 65535:
         raise ValueError(f"invalid port {port}")
-    app = build_server().streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK)
+    app = build_server(flaw).streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK)
     sock = _bind_loopback(port)
     bound_port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", lifespan="on")

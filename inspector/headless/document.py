@@ -33,6 +33,8 @@ def round_json(round_: Round) -> JsonObject:
         "inputRequests": list(round_.input_requests) if round_.kind == "request" else [],
         "ms": None if round_.latency_ms is None else round(round_.latency_ms, 3),
     }
+    if round_.instance is not None:
+        out["instance"] = round_.instance
     if round_.request_state is not None:
         out["requestState"] = {
             "length": round_.request_state.length,

@@ -66,7 +66,10 @@ def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
         line.append(f"server → {round_.method} (id {round_.request_id})", style="magenta")
     else:
         method = f" {one_line(round_.method, 40)}" if call_method and round_.method != call_method else ""
-        line.append(f"id {round_.request_id}{method} → ", style="dim")
+        line.append(f"id {round_.request_id}{method} ", style="dim")
+        if round_.instance is not None:
+            line.append(f"on {one_line(round_.instance, 20)} ", style="bold blue")
+        line.append("→ ", style="dim")
         kind = round_.result_type or ("held open" if held else "no reply")
         line.append(kind, style=RESULT_STYLE.get(kind, "red"))
         if round_.error:

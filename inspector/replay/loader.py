@@ -18,7 +18,7 @@ from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
 
 KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event"})
-KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed"})
+KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed", "instance"})
 EXCERPT: Final = 80
 
 

@@ -129,6 +129,8 @@ def _event(record: Record, names: dict[int, str]) -> Text | None:
         return Text(f"  ✗ transport: {one_line(str(record.get('message', '')), 120)}", style="red")
     if name == "closed":
         return Text(f"  connection closed: {one_line(str(record.get('reason', '')), 100)}", style="dim")
+    if name == "instance":
+        return Text(f"  │ to instance {one_line(str(record.get('instance', '')), 20)}", style="dim")
     return None
 
 

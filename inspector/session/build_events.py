@@ -70,6 +70,8 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.emit(SessionChanged())
     elif name == "fault":
         state.console(ConsoleLine(t, "transport", f"{record.get('message', '')} ({record.get('hint', '')})", "error"))
+    elif name == "instance" and isinstance(record.get("request"), int | str):
+        state.instances[record["request"]] = str(record.get("instance", ""))
     elif name == "closed":
         state.timeline.connected = False
         state.timeline.disconnect_reason = str(record.get("reason", ""))

@@ -53,6 +53,8 @@ class BuildState:
     belong to (they carry no subscription id)."""
     tasks: dict[str, Call] = field(default_factory=dict)
     """Task ids -> the call that follows the task (task notifications are matched by id, never by time)."""
+    instances: dict[RequestId, str] = field(default_factory=dict)
+    """Request ids -> the server instance an ``instance`` record said they go to, until their round starts."""
 
     def on_round(self, code: str, message: str, call: Call, round_: Round) -> None:
         """Raise a catalog finding on a round."""

@@ -70,6 +70,7 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
         method=parsed.method or call.method,
         request=wire,
         echoed_state=echoed if isinstance(echoed, str) else None,
+        instance=state.instances.pop(parsed.id, None) if state.instances and parsed.id is not None else None,
     )
     previous = call.final_round if call.rounds else None
     if previous is not None and previous.request_state is not None and previous.result_type == "input_required":

@@ -13,7 +13,8 @@ Every later line is a record with ``t`` (seconds since the session started) and 
 - ``"stderr"``: ``raw`` is one stderr line of the server.
 - ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
-  (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``).
+  (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``), the server instance a
+  request is about to go to (``"instance"``, written before the request by ``inspector lab``).
 """
 
 from __future__ import annotations
@@ -192,3 +193,9 @@ def fault(
 def closed(t: float, reason: str, returncode: int | None = None) -> Record:
     """The connection ended."""
     return event(t, "closed", reason=reason, returncode=returncode)
+
+
+def instance(t: float, request_id: RequestId, name: str) -> Record:
+    """The request ``request_id`` goes to the server instance ``name`` (``inspector lab``'s A or B); written before
+    the request itself, so the round starts with it."""
+    return event(t, "instance", request=request_id, instance=name)

@@ -180,6 +180,9 @@ class Round:
     ended before the response came; every round of an ended call has an end."""
     late: bool = False
     """Its response (or a notification for it) came after the call had stopped waiting: shown, never lost."""
+    instance: str | None = None
+    """Which server instance the request went to (``inspector lab`` routes rounds between instances A and B);
+    None when the session spoke to one server only."""
 
     @property
     def started_at(self) -> float:

@@ -1,0 +1,269 @@
+"""``inspector lab [stateless|tamper|eras]``: the statelessness lab against the user's server (or the demo).
+
+The composition root's part: which instances (one stdio SPEC is two processes of it; two SPECs are A and B;
+``--demo [--flaw F]`` is two demo processes sharing a sealing key), which calls (``--call TOOL [--args JSON]``,
+repeatable and paired in the order given; ``--from RECORDING``; the demo's flows), how each session is built and
+recorded (one recording per session: the main one holds A and B, each round tagged with its instance). The checks
+are ``inspector.lab``'s. Exit 0 every check passed, 1 one failed, 2 usage, 3 connection.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets as token
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import typer
+from rich.console import Console
+from rich.text import Text
+from typer.core import TyperCommand
+
+from inspector.answers.base import AnswerSource
+from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
+from inspector.cli.options import ConnectOptions, Group, connects
+from inspector.cli.run import error_console, say_error
+from inspector.cli.wiring import DEMO_COMMAND, build_transport, run_loop, session_over
+from inspector.demo.flaws import FLAWS, STATE_KEY_ENV
+from inspector.lab.events import LabEvent, RowAdded, StageStarted
+from inspector.lab.lab import Lab
+from inspector.lab.plan import CHECKS, LabCall, LabOptions, calls_from_recording, tool_call
+from inspector.lab.render import junit_xml, print_report, report_json
+from inspector.protocol.json_input import parse_object
+from inspector.protocol.sanitize import clean
+from inspector.replay.diff import PatternError, parse_pattern
+from inspector.replay.loader import RecordingError, build_loaded, load_recording
+from inspector.session.session import EraMode, InspectorSession
+from inspector.targets.target import Target, TargetError, parse_env, parse_headers
+from inspector.transport.base import Transport
+
+CALLS_META: Final = "inspector.lab.calls"
+DEMO_EXTRA: Final = [("tool", "update_work_item", {"workItemId": 4343, "fields": {"state": "Resolved"}})]
+"""A second call of one demo tool with other arguments: ``lab tamper`` sends each call the other's state."""
+
+
+class CallsInOrder(TyperCommand):
+    """Keeps ``--call`` and ``--args`` paired as typed: each ``--args`` belongs to the ``--call`` before it (click
+    collects two repeated options into two lists and loses which went with which)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[CALLS_META] = pair_calls(list(args))
+        return super().parse_args(ctx, args)
+
+
+def pair_calls(args: list[str]) -> list[tuple[str, str | None]] | str:
+    """``[(tool, args JSON or None)]`` in command-line order, or what is wrong with them."""
+    pairs: list[list[Any]] = []
+    index = 0
+    while index < len(args):
+        name, equals, value = args[index].partition("=")
+        if args[index] == "--":
+            break
+        if name not in ("--call", "--args"):
+            index += 1
+            continue
+        if not equals:
+            value = args[index + 1] if index + 1 < len(args) else ""
+            index += 2
+        else:
+            index += 1
+        if name == "--call":
+            pairs.append([value, None])
+        elif not pairs or pairs[-1][1] is not None:
+            return "--args belongs to the --call TOOL before it (one --args per --call)"
+        else:
+            pairs[-1][1] = value
+    return [(str(tool), arguments) for tool, arguments in pairs]
+
+
+class CliTargets:
+    """``LabTargets`` over the command line's instances: transports from the wiring, one recording per part."""
+
+    def __init__(self, targets: dict[str, Target], opts: ConnectOptions, *, record: Path | None) -> None:
+        self.targets = targets
+        self.opts = opts
+        self.record = record
+        self._made: dict[str, str] = {}
+        self._secrets = sorted({s for t in targets.values() for s in t.secrets()})
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.targets)
+
+    def describe(self, name: str) -> str:
+        target = self.targets[name]
+        spec = target.name or target.spec
+        for secret in self._secrets:
+            spec = spec.replace(secret, "[redacted]")
+        return spec
+
+    def transport(self, name: str) -> Transport:
+        return build_transport(self.targets[name])
+
+    def _path(self, part: str) -> Path | None:
+        if self.record is None:
+            return None
+        return self.record if part == "main" else self.record.with_name(f"{self.record.stem}-{part}.jsonl")
+
+    def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:
+        path = self._path(part)
+        if path is not None:
+            self._made[part] = str(path)
+        return session_over(
+            transport,
+            self.targets["A"],
+            answers,
+            era=era,
+            record=path,
+            max_rounds=self.opts.max_rounds,
+            timeout=self.opts.timeout,
+            max_timeout=self.opts.max_timeout,
+            tasks=not self.opts.no_tasks,
+            log_level=self.opts.log_level_asked(),
+            described=f"lab {part} · {transport.describe()}",
+            secrets=self._secrets,
+        )
+
+    def recording(self, part: str) -> str | None:
+        return self._made.get(part)
+
+
+def _instances(opts: ConnectOptions, servers: list[str], flaw: str | None, demo: bool) -> dict[str, Target]:
+    if demo:
+        if servers:
+            raise typer.BadParameter("give --demo or --server, not both")
+        command = [*DEMO_COMMAND, *(["--flaw", flaw] if flaw else [])]
+        # Both processes seal requestState under one key, as a well-run deployment would (the flaw own-key aside).
+        key = token.token_hex(32)
+        env = {STATE_KEY_ENV: key}
+        name = "inspector demo-server" + (f" --flaw {flaw}" if flaw else "")
+        target = Target.from_spec(shlex.join(command), env=env, secret_names={STATE_KEY_ENV}, name=name)
+        return {"A": target, "B": target}
+    if flaw is not None:
+        raise typer.BadParameter("--flaw goes with --demo")
+    if not servers or len(servers) > 2:
+        raise typer.BadParameter("give --server A (and --server B), or --demo")
+    try:
+        made = [
+            Target.from_spec(spec, headers=parse_headers(opts.header, opts.bearer), env=parse_env(opts.env),
+                             secret_names=set(opts.secret), era=opts.era_mode())
+            for spec in servers
+        ]  # fmt: skip
+    except TargetError as bad:
+        raise typer.BadParameter(str(bad)) from None
+    if len(made) == 1 and made[0].kind == "http":
+        raise typer.BadParameter(
+            "one URL is one instance: give --server twice (two instances, no sticky sessions), or a stdio command "
+            "(the lab starts it twice)"
+        )
+    return {"A": made[0], "B": made[-1]}
+
+
+def _calls(pairs: list[tuple[str, str | None]], recording: Path | None, demo: bool) -> list[LabCall]:
+    calls: list[LabCall] = []
+    if recording is not None:
+        try:
+            loaded = load_recording(recording)
+        except RecordingError as bad:
+            raise typer.BadParameter(f"{bad.message} ({bad.hint})") from None
+        calls.extend(calls_from_recording(build_loaded(loaded)))
+        if not calls:
+            raise typer.BadParameter(f"{recording} has no call to make again (only a handshake or lists)")
+    for tool, arguments in pairs:
+        value, problem = parse_object(arguments, f"--args of --call {tool}") if arguments is not None else ({}, "")
+        if value is None:
+            raise typer.BadParameter(problem)
+        calls.append(tool_call(tool, value if arguments is not None else None))
+    if demo and not calls:
+        for kind, name, args in [*DEMO_FLOWS, *DEMO_EXTRA]:
+            if kind == "tool":
+                calls.append(tool_call(name, args))
+            elif kind == "prompt":
+                calls.append(LabCall("prompts/get", {"name": name, "arguments": {k: str(v) for k, v in args.items()}}))
+            else:
+                calls.append(LabCall("resources/read", {"uri": name}))
+    if not calls:
+        raise typer.BadParameter("nothing to call: give --call TOOL [--args JSON] (repeatable) or --from RECORDING")
+    return calls
+
+
+def _progress(console: Console) -> Any:
+    def listen(event: LabEvent) -> None:
+        if isinstance(event, StageStarted):
+            console.print(Text(f"lab: {event.stage}", style="bold") + Text(f" · {clean(event.detail)}", style="dim"))
+        elif isinstance(event, RowAdded) and event.row.verdict == "fail":
+            console.print(Text(f"  ✗ {clean(event.row.check)}", style="red"))
+
+    return listen
+
+
+CheckArg = Annotated[str | None, typer.Argument(help="stateless, tamper or eras (default: all three).")]
+ServersOpt = Annotated[
+    list[str] | None, typer.Option("--server", "-s", help="Instance A, then B: a URL or a stdio command (repeatable).")
+]
+DemoOpt = Annotated[bool, typer.Option("--demo", help="Two processes of the bundled demo server.")]
+FlawOpt = Annotated[str | None, typer.Option("--flaw", help=f"With --demo: a demo that fails ({', '.join(FLAWS)}).")]
+FromOpt = Annotated[Path | None, typer.Option("--from", help="Make every call of this recording, with its answers.")]
+CallOpt = Annotated[list[str] | None, typer.Option("--call", help="A tool to call (repeatable; --args after it).")]
+ArgsOpt = Annotated[list[str] | None, typer.Option("--args", help="The JSON arguments of the --call before it.")]
+IgnoreOpt = Annotated[list[str] | None, typer.Option("--ignore", help="A result path not compared (repeatable).")]
+JunitOpt = Annotated[Path | None, typer.Option("--junit", help="Also write the verdicts as JUnit XML (for CI).")]
+
+
+@connects(Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS)
+def lab(
+    ctx: typer.Context,
+    check: CheckArg = None,
+    server: ServersOpt = None,
+    demo: DemoOpt = False,
+    flaw: FlawOpt = None,
+    from_: FromOpt = None,
+    call: CallOpt = None,
+    args: ArgsOpt = None,
+    ignore: IgnoreOpt = None,
+    junit: JunitOpt = None,
+    *,
+    opts: ConnectOptions,
+) -> None:
+    """The statelessness lab (seed 004): two instances A and B, no sticky sessions. `stateless`: discover on A and
+    every call on B; each multi-round call crossing instances at every retry; a task made on A, looked up on B.
+    `tamper`: every requestState sent back altered (experiments), the server must refuse. `eras`: the same calls
+    in both eras, and the era probe's verdict. Exit 0 all passed, 1 a check failed, 2 usage, 3 connection."""
+    if check is not None and check not in CHECKS:
+        raise typer.BadParameter(f"CHECK must be one of {', '.join(CHECKS)} (or none: all three)")
+    if flaw is not None and flaw not in FLAWS:
+        raise typer.BadParameter(f"--flaw must be one of {', '.join(FLAWS)}")
+    pairs = ctx.meta.get(CALLS_META, [])
+    if isinstance(pairs, str):
+        raise typer.BadParameter(pairs)
+    targets = _instances(opts, list(server or []), flaw, demo)
+    calls = _calls(pairs, from_, demo)
+    try:
+        patterns = [parse_pattern(p) for p in ignore or []]
+    except PatternError as bad:
+        raise typer.BadParameter(str(bad)) from None
+    if demo and opts.answers is None:
+        opts.answers = example_answers_path()
+        opts.stub_model = True
+    source = opts.answer_source()
+    options = LabOptions(calls, (check,) if check else CHECKS, patterns, era=opts.era_mode())
+    cli_targets = CliTargets(targets, opts, record=opts.recording())
+    runner = Lab(cli_targets, source, options)
+    runner.subscribe(_progress(error_console()))
+    report = run_loop(runner.run())
+    if junit is not None:
+        junit.write_text(junit_xml(report), encoding="utf-8")
+    if opts.as_json:
+        sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+    else:
+        print_report(Console(highlight=False), report)
+    if report.connect_error is not None:
+        say_error(report.connect_error, report.connect_hint)
+    raise typer.Exit(report.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``lab`` to ``app``."""
+    app.command("lab", cls=CallsInOrder)(lab)

@@ -1,0 +1,100 @@
+"""What a lab run is given: the calls to make, the checks to run, and the composition root's side of the deal.
+
+The lab makes no transport and no session itself: ``LabTargets`` (implemented by the CLI, or by a screen over its
+own factory) opens a new connection to instance A or B and builds a session on a transport with the right
+recorder. So the lab runs the same against stdio commands (one SPEC is two processes of it), HTTP URLs, and the
+demo with a flaw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+from inspector.answers.base import AnswerSource
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.replay.diff import JsonPath
+from inspector.replay.rerun import rerun_plan
+from inspector.session.session import EraMode, InspectorSession
+from inspector.session.timeline import Call, Timeline
+from inspector.transport.base import Transport
+
+CHECKS: Final = ("stateless", "tamper", "eras")
+"""Every check, in the order a full ``inspector lab`` runs them."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabCall:
+    """One request the lab makes in every variant: its method and params, and (``--from``) the recorded call whose
+    answers answer its first run."""
+
+    method: str
+    params: JsonObject
+    recorded: Call | None = None
+
+    @property
+    def name(self) -> str:
+        """The tool or prompt name, or the resource URI."""
+        for key in ("name", "uri"):
+            value = self.params.get(key)
+            if isinstance(value, str):
+                return value
+        return ""
+
+    @property
+    def label(self) -> str:
+        """``tools/call update_work_item``."""
+        return f"{self.method} {self.name}".strip()
+
+
+def tool_call(name: str, arguments: JsonObject | None = None) -> LabCall:
+    """A ``tools/call`` (``--call TOOL --args JSON``)."""
+    params: JsonObject = {"name": name}
+    if arguments is not None:
+        params["arguments"] = arguments
+    return LabCall("tools/call", params)
+
+
+def calls_from_recording(recorded: Timeline) -> list[LabCall]:
+    """Every call of a recorded session the lab can make again (as ``replay --against`` re-runs them: no
+    handshake, no catalog list), each answered the way the recording answered it."""
+    chosen, _ = rerun_plan(recorded)
+    return [LabCall(call.method, dict(call.params), call) for call in chosen]
+
+
+class LabTargets(Protocol):
+    """The composition root's side: the instances and the sessions."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The instances: ``("A", "B")`` (B is a second process of A's command when one stdio SPEC was given)."""
+        ...
+
+    def describe(self, name: str) -> str:
+        """What instance ``name`` is (a URL or a command line, secrets out)."""
+        ...
+
+    def transport(self, name: str) -> Transport:
+        """A new connection to instance ``name`` (stdio: a new process of its command)."""
+        ...
+
+    def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:
+        """A session on ``transport``, recorded as ``part`` (``main``, ``legacy``, ``modern``, ``tasks``)."""
+        ...
+
+    def recording(self, part: str) -> str | None:
+        """Where ``part``'s session was recorded (None: not recorded)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LabOptions:
+    """Which checks to run on which calls, and how results are compared."""
+
+    calls: list[LabCall]
+    checks: tuple[str, ...] = CHECKS
+    ignore: list[JsonPath] = field(default_factory=list)
+    """Result paths not compared (``--ignore``)."""
+    compare_meta: bool = False
+    era: EraMode = "auto"
+    """The era of the main session (the era check runs both anyway)."""

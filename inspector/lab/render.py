@@ -1,0 +1,151 @@
+"""A lab report for people (a rich table), for scripts (``--json``) and for CI (``--junit FILE``).
+
+Every text that came from a server goes through ``sanitize`` into ``Text`` objects (never markup), and the report
+holds only what the sessions' redactors let through, so secrets stay out of all three.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.etree import ElementTree
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from inspector.lab.report import HeldState, LabReport, Row
+from inspector.protocol.sanitize import clean, one_line
+
+STYLE = {"pass": "green", "fail": "bold red", "warn": "yellow", "skip": "dim"}
+MARK = {"pass": "✓ pass", "fail": "✗ fail", "warn": "⚠ warn", "skip": "– skip"}
+
+
+def _text(value: str, style: str = "") -> Text:
+    return Text(clean(value), style=style)
+
+
+def print_report(console: Console, report: LabReport) -> None:
+    """The instances, the era, one table of every row, the four questions, the summary, the recordings."""
+    for name, spec in report.instances.items():
+        console.print(Text(f"instance {name}: ", style="bold") + _text(one_line(spec, 160)))
+    if report.connect_error is not None:
+        console.print(Text("error: ", style="bold red") + _text(report.connect_error))
+        if report.connect_hint:
+            console.print(Text("try: ", style="bold") + _text(report.connect_hint))
+        return
+    if report.era is not None:
+        console.print(Text("era: ", style="bold") + _text(f"{report.era.era} {report.era.version} ({report.era.why})"))
+    table = Table(show_lines=False, expand=True, title="inspector lab", title_justify="left")
+    table.add_column("group", no_wrap=True)
+    table.add_column("check", ratio=3)
+    table.add_column("route", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("why", ratio=5)
+    table.add_column("try", ratio=3)
+    for row in report.rows:
+        check = _text(row.check)
+        if row.experiment is not None:
+            check.append(" [experiment]", style="magenta")
+        verdict = Text(MARK[row.verdict], style=STYLE[row.verdict])
+        if row.security:
+            verdict.append(" security", style="bold red")
+        table.add_row(_text(row.group), check, _text(row.route), verdict, _text(row.why), _text(row.hint, "dim"))
+    console.print(table)
+    if report.held:
+        questions = Table(title="seed 004's four questions", title_justify="left", expand=True)
+        for column in ("state", "who keeps it", "found by", "expires", "after a disconnect"):
+            questions.add_column(column, ratio=1)
+        for held in report.held:
+            questions.add_row(*(_text(v) for v in (held.what, held.kept_by, held.found_by, held.expires,
+                                                  held.recovered)))  # fmt: skip
+        console.print(questions)
+    elif report.rows:
+        console.print(Text("seed 004's four questions: no cross-request state seen (every call stood alone)"))
+    style = "bold red" if report.failed else "bold green"
+    console.print(Text(f"lab: {report.summary()}", style=style))
+    for part, path in report.recordings.items():
+        console.print(Text(f"recorded {part} to {path}", style="dim"))
+
+
+def row_json(row: Row) -> dict[str, Any]:
+    """One row as JSON."""
+    out: dict[str, Any] = {
+        "group": row.group,
+        "check": row.check,
+        "route": row.route,
+        "verdict": row.verdict,
+        "why": row.why,
+        "try": row.hint or None,
+        "part": row.part,
+        "call": row.call,
+    }
+    if row.experiment is not None:
+        out["experiment"] = row.experiment
+    if row.security:
+        out["security"] = True
+    return out
+
+
+def held_json(held: HeldState) -> dict[str, str]:
+    """One piece of cross-request state and its four answers."""
+    return {
+        "state": held.what,
+        "keptBy": held.kept_by,
+        "foundBy": held.found_by,
+        "expires": held.expires,
+        "afterDisconnect": held.recovered,
+    }
+
+
+def report_json(report: LabReport) -> dict[str, Any]:
+    """The whole report as one JSON document."""
+    era = report.era
+    return {
+        "exitCode": report.exit_code,
+        "instances": report.instances,
+        "checks": list(report.checks),
+        "era": {"era": era.era, "version": era.version, "why": era.why} if era is not None else None,
+        "error": report.connect_error,
+        "hint": report.connect_hint or None,
+        "summary": {verdict: report.count(verdict) for verdict in ("pass", "fail", "warn", "skip")},
+        "rows": [row_json(row) for row in report.rows],
+        "questions": [held_json(h) for h in report.held],
+        "recordings": report.recordings,
+    }
+
+
+def junit_xml(report: LabReport) -> str:
+    """JUnit XML: a test suite per group, a test case per row (fail: a failure; skip: skipped; warn: passed with
+    the warning in its output)."""
+    suites = ElementTree.Element("testsuites", name="inspector lab")
+    groups: dict[str, list[Row]] = {}
+    for row in report.rows:
+        groups.setdefault(row.group, []).append(row)
+    if report.connect_error is not None:
+        groups.setdefault("connect", [])
+    for group, rows in groups.items():
+        suite = ElementTree.SubElement(
+            suites,
+            "testsuite",
+            name=f"lab {group}",
+            tests=str(max(len(rows), 1 if group == "connect" else 0)),
+            failures=str(sum(1 for r in rows if r.verdict == "fail") + (group == "connect")),
+            skipped=str(sum(1 for r in rows if r.verdict == "skip")),
+        )
+        if group == "connect":
+            case = ElementTree.SubElement(suite, "testcase", classname="lab.connect", name="connect")
+            ElementTree.SubElement(case, "failure", message=one_line(report.connect_error or "", 300))
+        for row in rows:
+            name = f"{row.check} [{row.route}]" if row.route else row.check
+            case = ElementTree.SubElement(
+                suite, "testcase", classname=f"lab.{group.replace(' ', '')}", name=one_line(name, 300)
+            )
+            if row.verdict == "fail":
+                failure = ElementTree.SubElement(case, "failure", message=one_line(row.why, 300))
+                failure.text = clean(f"{row.why}\ntry: {row.hint}" if row.hint else row.why)
+            elif row.verdict == "skip":
+                ElementTree.SubElement(case, "skipped", message=one_line(row.why, 300))
+            elif row.verdict == "warn":
+                ElementTree.SubElement(case, "system-out").text = clean(f"warning: {row.why}")
+    ElementTree.indent(suites)
+    return ElementTree.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"

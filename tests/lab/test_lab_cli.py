@@ -1,0 +1,87 @@
+"""``inspector lab`` on the command line: --call and --args paired as typed, usage errors (exit 2) that say what
+is wrong, and real runs of two demo processes: the sound demo green (exit 0, JUnit with no failure), a flawed one
+red (exit 1) with the check and the cause named, --json for scripts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+from http_interop_support import CliRun, cli_env, start_many
+
+from inspector.cli import app
+from inspector.cli.lab_commands import pair_calls
+
+WORK_ITEM = ["--call", "update_work_item", "--args", '{"workItemId": 7, "fields": {}}']
+
+
+def test_each_args_belongs_to_the_call_before_it() -> None:
+    given = ["--call", "add", "--args", '{"a": 1}', "--call", "get_weather", "--call=x", "--args={}", "--demo"]
+    assert pair_calls(given) == [("add", '{"a": 1}'), ("get_weather", None), ("x", "{}")]
+    assert isinstance(pair_calls(["--args", "{}", "--call", "add"]), str)
+    assert isinstance(pair_calls(["--call", "add", "--args", "{}", "--args", "{}"]), str)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--demo", "--args", "{}", "--call", "add"], "--args belongs to the --call TOOL before it"),
+        (["--demo", "--call", "add", "--args", "[1]"], "--args of --call add must be a JSON object"),
+        (["--server", "http://127.0.0.1:9/mcp", "--call", "add"], "one URL is one instance"),
+        (["--server", "a", "--server", "b", "--server", "c", "--call", "add"], "give --server A (and --server B)"),
+        (["--flaw", "sticky-state", "--server", "x", "--call", "add"], "--flaw goes with --demo"),
+        (["--demo", "--flaw", "leaky"], "--flaw must be one of"),
+        (["nonsense", "--demo"], "CHECK must be one of stateless, tamper, eras"),
+        (["--demo", "--call", "add", "--ignore", "a..b"], "--ignore"),
+        (["--server", "python x.py"], "nothing to call"),
+    ],
+)
+def test_usage_errors_exit_2_and_say_what_is_wrong(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(app, ["lab", *args, "--no-record"])
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.stderr.split())
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
+    folder = tmp_path_factory.mktemp("lab-cli")
+    commands = {
+        "sound": ["lab", "stateless", "--demo", *WORK_ITEM, "--junit", str(folder / "sound.xml"), "--record",
+                  str(folder / "sound.jsonl")],
+        "sticky": ["lab", "stateless", "--demo", "--flaw", "sticky-state", *WORK_ITEM, "--json", "--junit",
+                   str(folder / "sticky.xml"), "--no-record"],
+    }  # fmt: skip
+    found = start_many(commands, cli_env(folder / "data")).wait()
+    found["folder"] = CliRun([], 0, str(folder), "")
+    return found
+
+
+def test_the_sound_demo_is_green(runs: dict[str, CliRun]) -> None:
+    run = runs["sound"]
+    assert run.code == 0, run.stdout + run.stderr
+    assert "tools/call update_work_item · A⇄B" in run.stdout and "A B A" in run.stdout
+    assert "0 fail" in run.stdout
+    suites = ElementTree.parse(Path(runs["folder"].stdout) / "sound.xml").getroot()
+    assert sum(int(s.get("failures", "0")) for s in suites) == 0
+    assert sum(int(s.get("tests", "0")) for s in suites) >= 5
+    assert "recorded main to" in run.stdout and (Path(runs["folder"].stdout) / "sound.jsonl").is_file()
+
+
+def test_a_flawed_demo_is_red_naming_the_check_and_the_cause(runs: dict[str, CliRun]) -> None:
+    run = runs["sticky"]
+    assert run.code == 1, run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["exitCode"] == 1 and doc["instances"]["B"] == "inspector demo-server --flaw sticky-state"
+    failed = [row for row in doc["rows"] if row["verdict"] == "fail"]
+    assert {row["group"] for row in failed} == {"stateless 2"}
+    assert all("process memory" in row["why"] for row in failed)
+    assert "✗ tools/call update_work_item · A⇄B" in run.stderr, "progress lines name each failure as it happens"
+    suites = ElementTree.parse(Path(runs["folder"].stdout) / "sticky.xml").getroot()
+    failures = [case for suite in suites for case in suite if case.find("failure") is not None]
+    assert len(failures) == 2 and "process memory" in (failures[0].find("failure").get("message") or "")  # type: ignore[union-attr]

@@ -1,0 +1,92 @@
+"""Where the lab's calls come from and what it learns from them: a recorded session (``--from``), answered the way
+the recording answered, with no answers file at all; and seed 004's four questions answered from what was seen,
+a business handle (an id one result returned that a later call sent back) among them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lab_support import WORK_ITEM, InProcessTargets, demo_answers, explain
+from rich.console import Console
+
+from inspector.answers.build import build_answer_source
+from inspector.demo.flaws import STATE_KEY_ENV
+from inspector.demo.in_process import demo_peer, serve
+from inspector.lab.lab import Lab
+from inspector.lab.plan import LabOptions, calls_from_recording, tool_call
+from inspector.lab.render import print_report
+from inspector.replay.loader import build_loaded, load_recording
+from inspector.session import records
+from inspector.session.recorder import Recorder
+from inspector.session.session import InspectorSession
+from inspector.transport.base import Transport
+from inspector.transport.memory import MemoryTransport
+
+
+@pytest.fixture(autouse=True)
+def _shared_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(STATE_KEY_ENV, "k" * 40)
+
+
+async def test_a_recorded_session_is_made_again_with_its_own_answers(tmp_path: Path) -> None:
+    path = tmp_path / "recorded.jsonl"
+    recorder = Recorder(path, records.header("demo", "stdio", "auto", started="", inspector_version="test"))
+    session = InspectorSession(MemoryTransport(demo_peer()), demo_answers(), recorder=recorder)
+    await session.connect()
+    await session.list_all("tools")
+    await session.call_tool("update_work_item", dict(WORK_ITEM.params["arguments"]))  # type: ignore[arg-type]
+    await session.call_tool("add", {"a": 1, "b": 2})
+    await session.close()
+    calls = calls_from_recording(build_loaded(load_recording(path)))
+    assert [c.label for c in calls] == ["tools/call update_work_item", "tools/call add"], "no handshake, no list"
+    nobody = build_answer_source(None, "fail", False, [])  # any question the recording cannot answer fails
+    report = await Lab(InProcessTargets(), nobody, LabOptions(calls, ("stateless",))).run()
+    assert not report.failed, explain(report)
+    assert any(r.group == "stateless 2" and r.verdict == "pass" for r in report.rows)
+
+
+CART = "cart-7f3a9c"
+
+
+def _shop() -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server: MCPServer[Any] = MCPServer("shop")
+
+    @server.tool()
+    def open_cart() -> dict[str, str]:
+        """A cart, by its id."""
+        return {"cartId": CART}
+
+    @server.tool()
+    def checkout(cart: str) -> str:
+        """Pay for a cart."""
+        return f"paid {cart}"
+
+    return server
+
+
+class Shop(InProcessTargets):
+    def transport(self, name: str) -> Transport:
+        return MemoryTransport(serve(_shop), name=f"shop {name}")
+
+
+async def test_the_four_questions_name_a_business_handle_and_whether_it_worked_on_b() -> None:
+    calls = [tool_call("open_cart"), tool_call("checkout", {"cart": CART})]
+    report = await Lab(Shop(), demo_answers(), LabOptions(calls, ("stateless",))).run()
+    assert not report.failed, explain(report)
+    handles = [h for h in report.held if h.what.startswith("handle")]
+    assert len(handles) == 1, report.held
+    assert CART in handles[0].what and "open_cart" in handles[0].what
+    assert handles[0].found_by == "the argument cart of tools/call checkout"
+    assert "business handle" in handles[0].kept_by and "worked here on B" in handles[0].recovered
+
+
+async def test_with_no_cross_request_state_the_report_says_so() -> None:
+    report = await Lab(Shop(), demo_answers(), LabOptions([tool_call("checkout", {"cart": "x"})], ("stateless",))).run()
+    assert report.held == []
+    console = Console(width=160, record=True, color_system=None)
+    print_report(console, report)
+    assert "no cross-request state seen (every call stood alone)" in console.export_text()

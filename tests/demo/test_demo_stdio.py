@@ -28,6 +28,8 @@ EXPECTED_TOOLS = {
     "open_dashboard",
     "slow_count",
     "add",
+    "deploy_release",
+    "nightly_build",
 }
 
 

@@ -98,7 +98,7 @@ Notify = Callable[["DemoTask"], Awaitable[None]]
 class DemoTask:
     """One task: its status and message, the questions it waits on, its outcome, and a way to wait for changes."""
 
-    def __init__(self, *, ttl_ms: int, poll_ms: int, notify: Notify | None = None) -> None:
+    def __init__(self, *, ttl_ms: int, poll_ms: int, message: str | None = None, notify: Notify | None = None) -> None:
         self.task_id = str(uuid.uuid4())
         """High entropy on purpose: a task id is all it takes to read or cancel the task."""
         self.created_at = now_iso()
@@ -107,7 +107,9 @@ class DemoTask:
         self.poll_ms = poll_ms
         self.expires_at = time.monotonic() + ttl_ms / 1000
         self.status: TaskStatus = "working"
-        self.message: str | None = None
+        self.message = message
+        """Born saying what it starts on, so its first step is no change to notify (a notification could
+        otherwise overtake the CreateTaskResult that tells the client the task exists)."""
         self.outstanding: dict[str, ElicitRequest] = {}
         """Questions asked and not answered yet, by key (2026 `inputRequests` lists all of them)."""
         self.delivering: set[str] = set()
@@ -173,7 +175,7 @@ class DemoTask:
         return True
 
     async def _set(self, status: TaskStatus, message: str | None) -> None:
-        if self.terminal:
+        if self.terminal or (status, message) == (self.status, self.message):
             return
         self.status, self.message, self.updated_at = status, message, now_iso()
         changed, self._changed = self._changed, anyio.Event()

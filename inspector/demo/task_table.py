@@ -58,7 +58,9 @@ class TaskTable:
         if self._group is None:
             raise MCPError(code=INTERNAL_ERROR, message="the demo server is not running tasks (no lifespan)")
         ttl = TTL_MS if ttl_ms is None else max(1, min(ttl_ms, MAX_TTL_MS))
-        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, notify=notify)
+        first = plan.steps[0] if plan.steps else None
+        message = first.message if isinstance(first, Work) else None
+        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, message=message, notify=notify)
         self._prune()
         self._tasks[task.task_id] = task
         self._group.start_soon(self._run, task, plan)

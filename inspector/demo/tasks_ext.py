@@ -25,12 +25,10 @@ from typing import Any, Final, Literal
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
     INVALID_PARAMS,
     CallToolRequestParams,
     CancelTaskRequestParams,
-    ElicitRequest,
     ElicitResult,
     GetTaskPayloadRequestParams,
     GetTaskRequestParams,
@@ -41,16 +39,15 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from inspector.demo.task_model import DemoTask
+from inspector.demo.task_result import blocking_result
 from inspector.demo.task_runner import TASK_REQUEST, TaskRequest
 from inspector.demo.task_table import TaskTable, answers_of
 from inspector.demo.task_wire import (
     TASKS_EXTENSION,
     extension_missing,
-    legacy_payload,
     legacy_task,
     modern_created,
     modern_detailed,
-    related,
 )
 
 LEGACY_TASKS_VERSION: Final = "2025-11-25"
@@ -142,25 +139,5 @@ class DemoTasks(Extension):
         return {"tasks": [legacy_task(task) for task in self.table.all()]}
 
     async def _result(self, ctx: ServerRequestContext[Any, Any], params: GetTaskPayloadRequestParams) -> dict[str, Any]:
-        """2025-11-25 `tasks/result`: block until the task ends; meanwhile each question it asks goes to the
-        client as an `elicitation/create` on this request's stream, with the related-task `_meta`."""
-        task = self._find(ctx, "tasks/result", params.task_id)
-        while not task.terminal:
-            changed = task.changed
-            question = next(((k, r) for k, r in task.outstanding.items() if k not in task.delivering), None)
-            if question is None:
-                await changed.wait()
-                continue
-            key, request = question
-            task.delivering.add(key)
-            try:
-                answer = await self._ask(ctx, task, request)
-            finally:
-                task.delivering.discard(key)
-            task.answer(key, answer)
-        return legacy_payload(task)
-
-    async def _ask(self, ctx: ServerRequestContext[Any, Any], task: DemoTask, request: ElicitRequest) -> ElicitResult:
-        tied = ElicitRequest(params=request.params.model_copy(update={"meta": related(task)}))
-        metadata = ServerMessageMetadata(related_request_id=ctx.request_id)
-        return await ctx.session.send_request(tied, ElicitResult, metadata=metadata)
+        """2025-11-25 `tasks/result`: blocks until the task ends, asking its questions on this request's stream."""
+        return await blocking_result(ctx, self._find(ctx, "tasks/result", params.task_id))

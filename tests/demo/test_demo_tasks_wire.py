@@ -214,3 +214,54 @@ async def test_2025_06_18_has_no_tasks(raw: RawStdio) -> None:
     assert all("execution" not in tool for tool in listed["result"]["tools"])
     _, get = await raw.request("tasks/get", {"taskId": "x"}, meta=None)
     assert error_of(get)["code"] == -32601
+
+
+async def collect_until(raw: RawStdio, ids: set[int]) -> list[dict[str, Any]]:
+    """Every message up to and including the responses to `ids`."""
+    seen: list[dict[str, Any]] = []
+    while ids:
+        _, message = await raw.receive()
+        seen.append(message)
+        if "method" not in message:
+            ids.discard(message.get("id"))
+    return seen
+
+
+async def test_legacy_cancel_while_the_question_is_out_withdraws_it(raw: RawStdio) -> None:
+    """The client cancels instead of answering: the server withdraws its elicitation (notifications/cancelled),
+    and the blocked tasks/result answers how the task ended, not waiting on an answer nobody needs."""
+    await initialize(raw)
+    call = {"name": "deploy_release", "arguments": {"version": "5.0", "environment": "production"}, "task": {}}
+    _, created = await raw.request("tools/call", call, meta=None)
+    task_id = created["result"]["task"]["taskId"]
+    result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
+    while True:
+        _, asked = await raw.receive()
+        if asked.get("method") == "elicitation/create":
+            break
+    cancel_id = await raw.send_request("tasks/cancel", {"taskId": task_id}, meta=None)
+    seen = await collect_until(raw, {result_id, cancel_id})
+    withdrawn = [m["params"]["requestId"] for m in seen if m.get("method") == "notifications/cancelled"]
+    assert withdrawn == [asked["id"]]
+    responses = {m["id"]: m for m in seen if "method" not in m}
+    assert responses[cancel_id]["result"]["status"] == "cancelled"
+    assert error_of(responses[result_id])["code"] == -32603
+
+
+async def test_legacy_a_question_refused_with_an_error_is_not_asked_again_on_that_result(raw: RawStdio) -> None:
+    await initialize(raw)
+    call = {"name": "deploy_release", "arguments": {"version": "5.1", "environment": "staging"}, "task": {}}
+    _, created = await raw.request("tools/call", call, meta=None)
+    task_id = created["result"]["task"]["taskId"]
+    result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
+    while True:
+        _, asked = await raw.receive()
+        if asked.get("method") == "elicitation/create":
+            break
+    await raw.send({"jsonrpc": "2.0", "id": asked["id"], "error": {"code": -1, "message": "nobody to ask"}})
+    _, polled = await raw.request("tasks/get", {"taskId": task_id}, meta=None)
+    assert polled["result"]["status"] == "input_required"  # still waiting for its answer
+    cancel_id = await raw.send_request("tasks/cancel", {"taskId": task_id}, meta=None)
+    seen = await collect_until(raw, {result_id, cancel_id})
+    assert [m for m in seen if m.get("method") == "elicitation/create"] == []  # not asked twice
+    assert error_of(next(m for m in seen if m.get("id") == result_id))["code"] == -32603

@@ -31,12 +31,12 @@ class Group(Enum):
 
     SERVER = "--server SPEC or --demo"
     TARGET = "headers, bearer, env and secrets of the target"
-    ERA = "--era and --no-tasks: what the inspector speaks"
+    ERA = "--era, --no-tasks, --log-level: what the inspector speaks and asks for"
     ANSWERS = "--answers FILE and --on-missing POLICY"
     HELPERS = "--stub-model and --root: what answers sampling and roots/list"
     RECORD = "--record / --no-record"
     JSON = "--json"
-    LIMITS = "--max-rounds, --timeout"
+    LIMITS = "--max-rounds, --timeout, --max-timeout"
 
 
 ServerOpt = Annotated[
@@ -54,6 +54,14 @@ SecretOpt = Annotated[
     list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")
 ]
 EraOpt = Annotated[str, typer.Option("--era", help="auto (probe with server/discover), modern or legacy.")]
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LogLevelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log-level",
+        help="The server's logs to get, from this level up (each request's _meta; logging/setLevel on legacy servers).",
+    ),
+]
 NoTasksOpt = Annotated[
     bool,
     typer.Option("--no-tasks", help="Do not declare the Tasks extension (see how the server behaves without it)."),
@@ -79,7 +87,16 @@ RecordOpt = Annotated[
 NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record this session.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of the timeline.")]
 MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each response.")]
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0.1, help="Seconds to wait for each response (each progress notification resets it)."
+    ),
+]
+MaxTimeoutOpt = Annotated[
+    float,
+    typer.Option("--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."),
+]
 
 _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
     Group.SERVER: [("server", ServerOpt, None), ("demo", DemoOpt, False)],
@@ -89,12 +106,16 @@ _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
         ("env", EnvOpt, None),
         ("secret", SecretOpt, None),
     ],
-    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False)],
+    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False), ("log_level", LogLevelOpt, None)],
     Group.ANSWERS: [("answers", AnswersOpt, None), ("on_missing", OnMissingOpt, "fail")],
     Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
     Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
     Group.JSON: [("as_json", JsonOpt, False)],
-    Group.LIMITS: [("max_rounds", MaxRoundsOpt, 10), ("timeout", TimeoutOpt, 60.0)],
+    Group.LIMITS: [
+        ("max_rounds", MaxRoundsOpt, 10),
+        ("timeout", TimeoutOpt, 60.0),
+        ("max_timeout", MaxTimeoutOpt, 600.0),
+    ],
 }
 """Group -> (parameter name, typer annotation, default) of each shared option, in the order --help lists them."""
 
@@ -111,6 +132,7 @@ class ConnectOptions:
     secret: list[str] = field(default_factory=list)
     era: str = "auto"
     no_tasks: bool = False
+    log_level: str | None = None
     answers: Path | None = None
     on_missing: str = "fail"
     stub_model: bool = False
@@ -120,6 +142,7 @@ class ConnectOptions:
     as_json: bool = False
     max_rounds: int = 10
     timeout: float = 60.0
+    max_timeout: float = 600.0
 
     def target(self, spec: str | None = None) -> Target:
         """The target: ``spec`` (a command's own argument), else exactly one of --server and --demo."""
@@ -147,6 +170,12 @@ class ConnectOptions:
         if self.era not in ERAS:
             raise typer.BadParameter(f"--era must be one of {', '.join(ERAS)}")
         return self.era
+
+    def log_level_asked(self) -> str | None:
+        """Validated --log-level."""
+        if self.log_level is not None and self.log_level not in LOG_LEVELS:
+            raise typer.BadParameter(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
+        return self.log_level
 
     def answer_source(self) -> AnswerSource:
         """The headless answer chain; a bad answers file is a usage error with the file's own message."""

@@ -16,6 +16,7 @@ from inspector.answers.base import AnswerSource
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import finding_json, outcome_document
+from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
 from inspector.protocol.redact import Redactor
 from inspector.protocol.sanitize import clean
@@ -95,6 +96,8 @@ def run_and_exit(
             tasks=not opts.no_tasks,
             max_rounds=opts.max_rounds,
             timeout=opts.timeout,
+            max_timeout=opts.max_timeout,
+            log_level=opts.log_level_asked(),
             show_all_calls=show_all_calls,
         )
     )
@@ -111,14 +114,25 @@ async def run_operation(
     as_json: bool,
     max_rounds: int = 10,
     timeout: float = 60.0,
+    max_timeout: float = 600.0,
     show_all_calls: bool = False,
     tasks: bool = True,
+    log_level: str | None = None,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
     session = build_session(
-        target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout, tasks=tasks
+        target,
+        answers,
+        era=era,
+        record=record,
+        max_rounds=max_rounds,
+        timeout=timeout,
+        max_timeout=max_timeout,
+        tasks=tasks,
+        log_level=log_level,
     )
+    ProgressLines(error_console()).attach(session.timeline)
     try:
         if not await connect_or_report(session, as_json=as_json):
             say_recorded(record)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.wiring import build_session
+from inspector.cli.wiring import build_session, open_recorder
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 
@@ -14,27 +14,30 @@ if TYPE_CHECKING:
 
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
-    from inspector.ui.target import Target as UiTarget
 
 
-def ui_target(target: Target, *, name: str = "") -> UiTarget:
-    """The UI's plain-data target for the target given on the command line."""
-    from inspector.ui.target import Target as UiTarget
+def make_session_factory(recording: Path | None) -> Callable[[Target, AnswerSource], InspectorSession]:
+    """The factory the UI calls to turn the target it was given or chose into a session (transport + recorder +
+    session); the target carries its headers, environment and secrets, so they are redacted from the recording."""
 
-    return UiTarget.from_spec(target.spec, headers=target.headers, era=target.era, name=name or target.name)
+    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        return build_session(chosen, answers, record=recording)
+
+    return session_factory
 
 
-def make_session_factory(
-    recording: Path | None, given: Target | None = None
-) -> Callable[[UiTarget, AnswerSource], InspectorSession]:
-    """The factory the UI calls to turn a chosen target into a session (transport + recorder + session)."""
+def in_process_demo_factory(recording: Path | None = None) -> Callable[[Target, AnswerSource], InspectorSession]:
+    """Sessions on the demo server run in this process (``inspector screenshots``): the memory transport, and one
+    step clock per session given to both the transport and the session, so the latencies shown (and so every
+    picture) are the same on every run and every machine. ``recording``: where the sessions record to."""
+    from inspector.demo.in_process import NAME, demo_peer
+    from inspector.transport.memory import MemoryTransport, StepClock
 
-    def session_factory(chosen: UiTarget, answers: AnswerSource) -> InspectorSession:
-        if given is not None and given.spec == chosen.spec:
-            target = given  # keep --bearer / --secret so they are redacted from the recording
-        else:
-            target = Target.from_spec(chosen.spec, headers=chosen.headers, env=chosen.env, era=chosen.era)
-        return build_session(target, answers, era=chosen.era, record=recording)
+    def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        clock = StepClock()
+        transport = MemoryTransport(demo_peer(), name=NAME, clock=clock)
+        recorder = open_recorder(recording, Target.from_spec(NAME), chosen.era, transport.kind)
+        return InspectorSession(transport, answers, era=chosen.era, recorder=recorder, clock=clock)
 
     return session_factory
 
@@ -50,11 +53,9 @@ def open_tui(
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
     from inspector.ui.app import run_app
 
-    session_factory = make_session_factory(record, target)
-    shown = ui_target(target) if target is not None else None
     return run_app(
-        session_factory,
-        shown,
+        make_session_factory(record),
+        target,
         theme=theme,
         record_path_text=str(record) if record is not None else None,
         roots=roots,

@@ -78,10 +78,13 @@ def screenshots(
     """Regenerate the SVG screenshots of the TUI from the demo flows (what the README shows)."""
     import asyncio
 
-    from inspector.cli.tui import make_session_factory
+    from inspector.cli.tui import in_process_demo_factory
     from inspector.ui.screenshots import generate
 
-    for path in asyncio.run(generate(make_session_factory(None), out, only or None, make_session_factory)):
+    # The demo server runs in this process over the memory transport, with a step clock: the same pictures on
+    # every run and machine (no subprocess timing, no interpreter path in the header).
+    factory = in_process_demo_factory()
+    for path in asyncio.run(generate(factory, out, only or None, in_process_demo_factory)):
         typer.echo(path)
 
 

@@ -22,6 +22,7 @@ from inspector.session import records
 from inspector.session.heap import FreezingHeap
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
+from inspector.session.task_store import TaskStore
 from inspector.targets.target import Target
 from inspector.transport.base import Transport
 
@@ -83,13 +84,16 @@ def build_session(
     record: Path | None = None,
     max_rounds: int = 10,
     timeout: float = 60.0,
+    max_timeout: float = 600.0,
     legacy_offer: str = LATEST_LEGACY,
     modern_version: str = LATEST_MODERN,
     tasks: bool = True,
+    log_level: str | None = None,
 ) -> InspectorSession:
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
     transport = build_transport(target)
     chosen: EraMode = era if era is not None else target.era
+    store = TaskStore(Redactor(target.secrets()).redact(target.spec), str(record) if record is not None else None)
     return InspectorSession(
         transport,
         answers,
@@ -97,12 +101,15 @@ def build_session(
         recorder=open_recorder(record, target, chosen, transport.kind),
         max_rounds=max_rounds,
         timeout=timeout,
+        max_timeout=max_timeout,
         legacy_offer=legacy_offer,
         modern_version=modern_version,
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
         secrets=target.secrets(),
         tasks=tasks,
+        log_level=log_level,
+        task_store=store,
     )
 
 

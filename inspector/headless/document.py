@@ -6,7 +6,8 @@ from typing import Any
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.outcome import Outcome
-from inspector.session.timeline import Call, Finding, Round, Timeline
+from inspector.session.task_span import TaskSpan
+from inspector.session.timeline import Call, Finding, Round, Timeline, WireMessage
 
 
 def finding_json(found: Finding) -> JsonObject:
@@ -42,8 +43,42 @@ def round_json(round_: Round) -> JsonObject:
     if round_.error is not None:
         out["error"] = round_.error
     if round_.notifications:
-        out["notifications"] = len(round_.notifications)
+        out["notifications"] = [notification_json(n) for n in round_.notifications]
+    if round_.abandoned is not None:
+        out["abandoned"] = round_.abandoned
+    if round_.late:
+        out["late"] = True
     return out
+
+
+def notification_json(message: WireMessage) -> JsonObject:
+    """One notification on a round: when it came, its method and its params."""
+    parsed = message.message or {}
+    return {"t": round(message.at, 6), "method": parsed.get("method"), "params": parsed.get("params")}
+
+
+def task_json(span: TaskSpan) -> JsonObject:
+    """A call's task: its id, its shape, the hints, and every status it was seen in (when, how, what it asked)."""
+    return {
+        "taskId": span.task_id,
+        "shape": span.shape,
+        "status": span.status,
+        "ttlMs": span.ttl_ms,
+        "pollIntervalMs": span.poll_interval_ms,
+        "polls": span.polls,
+        "statusHistory": [
+            {
+                "t": round(state.at, 6),
+                "status": state.status,
+                "message": state.message,
+                "via": state.via,
+                "round": state.round_index,
+                "inputRequests": list(state.input_keys),
+            }
+            for state in span.history
+        ],
+        "cancelRound": span.cancel_round,
+    }
 
 
 def call_json(call: Call) -> JsonObject:
@@ -57,6 +92,7 @@ def call_json(call: Call) -> JsonObject:
         "ms": None if call.total_ms is None else round(call.total_ms, 3),
         "rounds": [round_json(r) for r in call.rounds],
         "findings": [finding_json(f) for f in call.all_findings()],
+        "task": task_json(call.task) if call.task is not None else None,
     }
 
 
@@ -75,7 +111,10 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "protocolVersion": era.version if era else None,
         "eraWhy": era.why if era else None,
         "server": timeline.server_info,
+        "transport": timeline.transport,
         "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
+        "task": task_json(call.task) if call is not None and call.task is not None else None,
+        "session": [round_json(r) for r in timeline.session],
         "findings": [finding_json(f) for f in timeline.findings],
     }
     doc.update(extra)

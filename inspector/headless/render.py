@@ -25,6 +25,9 @@ STATUS_STYLE = {
     "cancelled": "yellow",
     "pending": "cyan",
     "input-required": "magenta",
+    "working": "cyan",
+    "cancelling": "yellow",
+    "detached": "yellow",
 }
 RESULT_STYLE = {"complete": "green", "input_required": "magenta", "error": "red", "task": "cyan"}
 
@@ -50,15 +53,17 @@ def header(timeline: Timeline) -> Text:
     return line
 
 
-def round_lines(round_: Round, last: bool) -> list[Text]:
-    """One round: id -> resultType, input request keys, answers, requestState, findings."""
+def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
+    """One round: id (and its method when it is not the call's: a task's polls) -> resultType, input request keys,
+    answers, requestState, findings."""
     branch = "└" if last else "├"
     cont = " " if last else "│"
     line = Text(f"  {branch} ")
     if round_.kind == "server-request":
         line.append(f"server → {round_.method} (id {round_.request_id})", style="magenta")
     else:
-        line.append(f"id {round_.request_id} → ", style="dim")
+        method = f" {one_line(round_.method, 40)}" if call_method and round_.method != call_method else ""
+        line.append(f"id {round_.request_id}{method} → ", style="dim")
         kind = round_.result_type or "no reply"
         line.append(kind, style=RESULT_STYLE.get(kind, "red"))
         if round_.error:
@@ -70,6 +75,10 @@ def round_lines(round_: Round, last: bool) -> list[Text]:
     if round_.request_state is not None:
         line.append("  🔒", style="yellow")
     line.append(f"  {ms(round_.latency_ms)}", style="dim")
+    if round_.abandoned is not None and round_.response is None:
+        line.append(f"  (no reply: the call ended {round_.abandoned})", style="yellow")
+    if round_.late:
+        line.append("  (late)", style="yellow")
     lines = [line]
     for answer in round_.answers:
         text = Text(f"  {cont}    answered ")
@@ -113,8 +122,11 @@ def call_block(call: Call) -> RenderableType:
     rounds = [r for r in call.rounds]
     head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} {ms(call.total_ms)}", style="dim")
     lines: list[RenderableType] = [head]
+    if call.task is not None:
+        task = Text(f"  task {one_line(call.task.task_id, 48)} · {call.task.summary()}", style="cyan")
+        lines.append(task)
     for i, round_ in enumerate(rounds):
-        lines.extend(round_lines(round_, i == len(rounds) - 1))
+        lines.extend(round_lines(round_, i == len(rounds) - 1, call.method))
     lines.extend(finding_line(f) for f in call.findings)
     if call.status_detail and call.status != "complete":
         lines.append(Text("  " + clean(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))

@@ -99,9 +99,10 @@ class Envelope:
 
     __slots__ = ("base", "version")
 
-    def __init__(self, version: str, capabilities: JsonObject | None = None) -> None:
+    def __init__(self, version: str, capabilities: JsonObject | None = None, log_level: str | None = None) -> None:
         self.version = version
-        text = dumps(build_meta(version, capabilities))
+        extra = {META_LOG_LEVEL: log_level} if log_level is not None else None
+        text = dumps(build_meta(version, capabilities, extra=extra))
         self.base = Encoded(json.loads(text), text)
 
     def meta(self, extra: JsonObject | None = None) -> Encoded:

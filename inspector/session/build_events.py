@@ -3,6 +3,7 @@ end of the connection): what the wire cannot tell, applied to the Timeline. Func
 
 from __future__ import annotations
 
+from inspector.session import build_listen
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
 from inspector.session.timeline import (
@@ -15,6 +16,7 @@ from inspector.session.timeline import (
     GivenAnswer,
     RoundUpdated,
     SessionChanged,
+    SessionRowChanged,
 )
 
 
@@ -31,12 +33,17 @@ def event(state: BuildState, record: Record, t: float) -> None:
             state.timeline.emit(CallStarted(new))
     elif name == "answer" and call is not None:
         _answer(state, call, record)
+    elif name == "answer":
+        _session_answer(state, record)
     elif name == "end" and call is not None:
         call.status = record.get("status", "failed")
         call.status_detail = str(record.get("detail", ""))
         call.finished_at = t
         for request_id in [rid for rid, flight in state.in_flight.items() if flight.call is call]:
-            del state.in_flight[request_id]
+            flight = state.in_flight.pop(request_id)
+            flight.round.abandoned = call.status  # the round ends with its call: never pending forever
+            state.abandoned[request_id] = flight
+        build_listen.ended(call)
         state.timeline.emit(CallFinished(call))
     elif name == "finding":
         found = Finding(
@@ -70,11 +77,25 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.emit(SessionChanged())
 
 
-def _answer(state: BuildState, call: Call, record: Record) -> None:
+def _given(record: Record) -> GivenAnswer:
     key = record.get("key")
     response = record.get("response") if isinstance(record.get("response"), dict) else {}
     assert isinstance(response, dict)
-    given = GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+    return GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+
+
+def _session_answer(state: BuildState, record: Record) -> None:
+    """Our answer to a server request of no call (a session row)."""
+    server_request = record.get("server_request")
+    for round_ in reversed(state.timeline.session):
+        if round_.request_id == server_request:
+            round_.answers.append(_given(record))
+            state.timeline.emit(SessionRowChanged(round_))
+            return
+
+
+def _answer(state: BuildState, call: Call, record: Record) -> None:
+    given = _given(record)
     server_request = record.get("server_request")
     for round_ in reversed(call.rounds):
         if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:

@@ -17,6 +17,9 @@ from inspector.session.timeline import (
     Timeline,
 )
 
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+"""The ``_meta`` key that ties a request or result to a task (2025-11-25, SEP-2322)."""
+
 
 @dataclass(slots=True)
 class InFlight:
@@ -35,12 +38,19 @@ class BuildState:
     timeline: Timeline = field(default_factory=Timeline)
     in_flight: dict[RequestId, InFlight] = field(default_factory=dict)
     answered: set[RequestId] = field(default_factory=set)
-    server_requests: dict[RequestId, tuple[Call, Round]] = field(default_factory=dict)
-    """Legacy server requests awaiting our reply, by their id (the server's id space)."""
+    server_requests: dict[RequestId, tuple[Call | None, Round]] = field(default_factory=dict)
+    """Legacy server requests awaiting our reply, by their id (the server's id space); None: a session row."""
     progress: dict[Any, Round] = field(default_factory=dict)
     """Progress tokens of requests in flight -> their round."""
     legacy_version: str | None = None
     """The version ``initialize`` settled (its results are validated against it)."""
+    abandoned: dict[RequestId, InFlight] = field(default_factory=dict)
+    """Requests whose call ended before their response came: a late response still lands on its round."""
+    listens: dict[str, Call] = field(default_factory=dict)
+    """Subscription ids (the listen requests' ids) -> their calls."""
+    legacy_listen: Call | None = None
+    """2025: the call of the latest ``resources/subscribe``, which the server's unsolicited updates and list changes
+    belong to (they carry no subscription id)."""
     tasks: dict[str, Call] = field(default_factory=dict)
     """Task ids -> the call that follows the task (task notifications are matched by id, never by time)."""
 
@@ -62,11 +72,21 @@ class BuildState:
         self.timeline.console.append(line)
         self.timeline.emit(ConsoleAppended(line))
 
-    def owner_of_server_request(self, reply_to: Any) -> Call | None:
-        """Which call a legacy server request interrupted: the POST that carried it, else the newest in flight."""
+    def owner_of_server_request(self, reply_to: Any, method: str | None, params: Any) -> Call | None:
+        """Which call a legacy server request belongs to, by what the wire says: the POST whose stream carried it
+        (HTTP), the task its ``related-task`` ``_meta`` names; on stdio, the newest call in flight, except for
+        ``roots/list``, which servers ask for the session (server-everything, right after ``initialize``). None:
+        it belongs to no call (a session row)."""
         if isinstance(reply_to, int | str) and reply_to in self.in_flight:
             return self.in_flight[reply_to].call
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        related = meta.get(RELATED_TASK) if isinstance(meta, dict) else None
+        task_id = related.get("taskId") if isinstance(related, dict) else None
+        if isinstance(task_id, str) and task_id in self.tasks:
+            return self.tasks[task_id]
+        if method == "roots/list" or reply_to is not None:
+            return None
         if self.in_flight:
             return list(self.in_flight.values())[-1].call
         pending = [call for call in self.timeline.calls if call.in_flight]
-        return pending[-1] if pending else (self.timeline.calls[-1] if self.timeline.calls else None)
+        return pending[-1] if pending else None

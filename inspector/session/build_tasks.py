@@ -11,11 +11,10 @@ from inspector.protocol.envelope import META_CLIENT_CAPABILITIES, TASKS_EXTENSIO
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.sanitize import one_line
 from inspector.session import findings as lint
-from inspector.session.build_state import BuildState
+from inspector.session.build_state import RELATED_TASK, BuildState
 from inspector.session.task_span import TASK_STATUSES, TERMINAL_TASK_STATUSES, TaskShape, TaskSpan, TaskState, Via
 from inspector.session.timeline import Call, CallStatus, Round
 
-RELATED_TASK: Final = "io.modelcontextprotocol/related-task"
 TASK_METHODS: Final = frozenset(
     {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list", "tasks/input_response"}
 )

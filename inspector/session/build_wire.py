@@ -13,9 +13,10 @@ from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO,
 from inspector.protocol.jsonrpc import JsonObject, WireParse
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
-from inspector.session import build_tasks
+from inspector.session import build_listen, build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
+from inspector.session.listen_span import KIND_OF_NOTIFICATION
 from inspector.session.records import Record, undecodable_bytes
 from inspector.session.timeline import (
     Call,
@@ -28,6 +29,7 @@ from inspector.session.timeline import (
     RoundStarted,
     RoundUpdated,
     SessionChanged,
+    SessionRowChanged,
     WireMessage,
 )
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
@@ -46,7 +48,7 @@ def outgoing(state: BuildState, record: Record, t: float, parsed: WireParse) -> 
         round_.result_type = "error" if parsed.kind == "error" else "complete"
         if parsed.kind == "error" and parsed.message is not None:
             round_.error = parsed.message.get("error")
-        state.timeline.emit(RoundUpdated(owner, round_))
+        state.timeline.emit(RoundUpdated(owner, round_) if owner is not None else SessionRowChanged(round_))
     elif call is not None and call.rounds:
         call.rounds[-1].notifications.append(wire)
         state.timeline.emit(RoundUpdated(call, call.rounds[-1]))
@@ -84,6 +86,10 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
     if token is not None:
         state.progress[token] = round_
     call.rounds.append(round_)
+    if round_.method == build_listen.LISTEN and call.listen is None:
+        build_listen.started(state, call, round_, params)
+    elif round_.method == build_listen.SUBSCRIBE:
+        build_listen.subscribed(state, call, params)
     if call.task is None:
         call.status, call.finished_at = "pending", None  # a retry or the next page: the call goes on
     else:
@@ -186,6 +192,9 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     if request_id is None and isinstance(reply_to, int | str):
         request_id = reply_to  # an HTTP error body with a null id answers the POST that carried it
     flight = state.in_flight.pop(request_id, None) if request_id is not None else None
+    if flight is None and request_id is not None and request_id in state.abandoned:
+        _late_response(state, state.abandoned.pop(request_id), parsed, wire)
+        return
     if flight is None:
         state.timeline.unmatched.append(wire)
         if request_id is not None and request_id in state.answered:
@@ -195,8 +204,8 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
         return
     assert request_id is not None
     state.answered.add(request_id)
-    if flight.progress_token is not None:
-        state.progress.pop(flight.progress_token, None)
+    # (the progress token stays known: a notification that comes after the response is late on this round, never
+    # put on another call's)
     call, round_ = flight.call, flight.round
     round_.response = wire
     message = parsed.message or {}
@@ -220,12 +229,35 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
     _derive_status(state, call, round_, wire.at)
 
 
+def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire: WireMessage) -> None:
+    """A response to a request its call had stopped waiting for (cancelled, timed out): kept on its round, marked
+    late; the call's end stands."""
+    call, round_ = flight.call, flight.round
+    round_.response = wire
+    round_.late = True
+    message = parsed.message or {}
+    if parsed.kind == "error":
+        round_.result_type = "error"
+        error = message.get("error")
+        round_.error = error if isinstance(error, dict) else None
+    else:
+        result = message.get("result")
+        kind = result.get("resultType") if isinstance(result, dict) else None
+        round_.result_type = kind if isinstance(kind, str) else "complete"
+    when = f"{wire.at - round_.started_at:.1f} s after it was sent"
+    state.on_round("late-response", f"the response came after the call ended {call.status} ({when})", call, round_)
+    if state.timeline.listeners:
+        state.timeline.emit(RoundUpdated(call, round_))
+
+
 def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
     """What the wire alone says about the call: input-required, or finished (complete, tool-error, error).
 
     The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
     failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
     """
+    if call.listen is not None and round_.response is not None:
+        build_listen.answered(call)
     if call.task is not None:
         derived = build_tasks.call_status(call)
         if derived is None or derived == call.status:
@@ -345,6 +377,17 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     assert isinstance(params, dict)
     target: tuple[Call, Round] | None = None
+    listening = build_listen.subscription_of(state, params) if "_meta" in params else None
+    if listening is None and parsed.method == "notifications/cancelled" and state.listens:
+        listening = build_listen.cancelled_by_server(state, params)
+    if listening is None and parsed.method in KIND_OF_NOTIFICATION and state.legacy_listen is not None:
+        listening = state.legacy_listen
+    if listening is not None and listening.rounds:
+        if parsed.method != "notifications/cancelled":
+            build_listen.notified(state, listening, parsed.method or "", params, wire)
+        listening.rounds[0].notifications.append(wire)
+        state.timeline.emit(RoundUpdated(listening, listening.rounds[0]))
+        return
     if parsed.method in build_tasks.TASK_NOTIFICATIONS:
         target = build_tasks.notified(state, parsed.method or "", params, wire.at)
         if target is not None:
@@ -374,8 +417,30 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
         state.timeline.unmatched.append(wire)
         return
     call, round_ = target
+    if parsed.method == "notifications/progress":
+        _check_progress(state, call, round_, params)
+    if call.ended and not round_.late and call.task is None and call.listen is None:
+        round_.late = True
+        state.on_round("late-notification", f"{parsed.method} came after the call ended {call.status}", call, round_)
     round_.notifications.append(wire)
     state.timeline.emit(RoundUpdated(call, round_))
+
+
+def _check_progress(state: BuildState, call: Call, round_: Round, params: JsonObject) -> None:
+    """Progress MUST increase: a value that goes back is a finding (once a round)."""
+    value = params.get("progress")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    previous = [
+        n.message["params"].get("progress")
+        for n in round_.notifications
+        if n.message is not None
+        and n.message.get("method") == "notifications/progress"
+        and isinstance(n.message.get("params"), dict)
+    ]
+    earlier = [p for p in previous if isinstance(p, int | float) and not isinstance(p, bool)]
+    if earlier and value <= earlier[-1] and not any(f.code == "progress-not-increasing" for f in round_.findings):
+        state.on_round("progress-not-increasing", f"progress went from {earlier[-1]} to {value}", call, round_)
 
 
 def _call_of(state: BuildState, round_: Round) -> Call:
@@ -386,12 +451,12 @@ def _call_of(state: BuildState, round_: Round) -> Call:
 
 
 def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
-    call = state.owner_of_server_request(reply_to)
-    if call is None:
-        state.timeline.unmatched.append(wire)
-        return
     message = parsed.message or {}
     params = message.get("params")
+    call = state.owner_of_server_request(reply_to, parsed.method, params)
+    if call is None:
+        _session_row(state, parsed, wire, params)
+        return
     round_ = Round(
         index=len(call.rounds) + 1,
         kind="server-request",
@@ -411,6 +476,26 @@ def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, rep
     if parsed.id is not None:
         state.server_requests[parsed.id] = (call, round_)
     state.timeline.emit(RoundStarted(call, round_))
+
+
+def _session_row(state: BuildState, parsed: WireParse, wire: WireMessage, params: Any) -> None:
+    """A server request of no call: a row of the session, never a round of a call, never its status."""
+    round_ = Round(
+        index=len(state.timeline.session) + 1,
+        kind="server-request",
+        request_id=parsed.id,
+        method=parsed.method or "",
+        request=wire,
+    )
+    if parsed.method in INPUT_REQUEST_METHODS:
+        request: JsonObject = {"method": parsed.method}
+        if isinstance(params, dict):
+            request["params"] = params
+        round_.input_requests = {"": request}
+    state.timeline.session.append(round_)
+    if parsed.id is not None:
+        state.server_requests[parsed.id] = (None, round_)
+    state.timeline.emit(SessionRowChanged(round_))
 
 
 def _request_params(round_: Round) -> JsonObject:

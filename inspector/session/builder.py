@@ -46,9 +46,9 @@ class TimelineBuilder:
         elif direction == "event":
             build_events.event(self.state, record, t)
 
-    def owner_of_server_request(self, reply_to: Any) -> Call | None:
-        """Which call a legacy server request interrupted (see ``BuildState.owner_of_server_request``)."""
-        return self.state.owner_of_server_request(reply_to)
+    def owner_of_server_request(self, reply_to: Any, method: str | None, params: Any) -> Call | None:
+        """Which call a legacy server request belongs to (see ``BuildState.owner_of_server_request``)."""
+        return self.state.owner_of_server_request(reply_to, method, params)
 
 
 def build_timeline(records: list[Record]) -> Timeline:

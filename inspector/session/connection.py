@@ -78,6 +78,12 @@ class _Pending:
     method: str
     deadline: float | None = None
     """Loop time after which the request has timed out (None: no timeout)."""
+    timeout: float | None = None
+    """The per-request timeout, counted again from each progress notification of the request."""
+    max_deadline: float | None = None
+    """Loop time after which progress no longer extends the deadline (``--max-timeout``)."""
+    progress_token: Any = None
+    progressed: bool = False
 
 
 async def _poll_until_done(future: asyncio.Future[Any], seconds: float) -> None:
@@ -109,6 +115,8 @@ class Connection:
         self.on_server_request: ServerRequestHandler | None = None
         self._next_id = 0
         self._pending: dict[RequestId, _Pending] = {}
+        self._by_token: dict[Any, RequestId] = {}
+        """Progress tokens of requests in flight (with a timeout) -> their ids."""
         self._outgoing: dict[str, tuple[int | None, JsonObject | None]] = {}
         """Messages handed to the transport, by exact text: their call and (requests) object, until ``Sent``."""
         self._watchdog: asyncio.TimerHandle | None = None
@@ -139,10 +147,14 @@ class Connection:
         headers: dict[str, str] | None = None,
         cancel_notice: bool = True,
         meta: Encoded | None = None,
+        max_timeout: float | None = None,
+        progress_token: int | str | None = None,
     ) -> JsonObject:
         """Send a request for ``call`` and return its result; raise ``RpcError`` or ``RequestFailed``.
 
-        ``meta`` (a modern request's envelope) goes into the params as ``_meta``, after the keys they have."""
+        ``meta`` (a modern request's envelope) goes into the params as ``_meta``, after the keys they have. Each
+        progress notification for ``progress_token`` counts ``timeout`` again, up to ``max_timeout`` from the send:
+        a server that says it is working is given the time it says it needs, within a bound."""
         if self.closed_reason is not None:
             raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
         request_id = self.next_id()
@@ -155,7 +167,14 @@ class Connection:
         await self.transport.send(outgoing)
         if timeout is not None:
             # The deadline counts from the send, as a per-request timer would; one shared timer watches them all.
-            pending.deadline = deadline = loop.time() + timeout
+            now = loop.time()
+            pending.deadline = deadline = now + timeout
+            pending.timeout = timeout
+            if max_timeout is not None:
+                pending.max_deadline = now + max(max_timeout, timeout)
+            if progress_token is not None:
+                pending.progress_token = progress_token
+                self._by_token[progress_token] = request_id
             if self._watchdog is None or deadline < self._watchdog_at:
                 self._arm_watchdog(loop, deadline)
         try:
@@ -167,17 +186,22 @@ class Connection:
         except _Expired:
             self._pending.pop(request_id, None)
             await self._abandon(call, request_id, protocol_version, "timeout", cancel_notice)
-            raise RequestFailed(
-                "timeout",
-                f"no response to {method} (id {request_id}) within {timeout:g} s",
-                "raise --timeout, or check the server's stderr",
-            ) from None
+            if pending.progressed and pending.max_deadline is not None and loop.time() >= pending.max_deadline:
+                said = f"within --max-timeout {max_timeout:g} s, though it kept sending progress"
+                hint = "raise --max-timeout if the work takes that long"
+            else:
+                since = " of its last progress notification" if pending.progressed else ""
+                said = f"within {timeout:g} s{since}"
+                hint = "raise --timeout, or check the server's stderr"
+            raise RequestFailed("timeout", f"no response to {method} (id {request_id}) {said}", hint) from None
         except asyncio.CancelledError:
             if self._pending.pop(request_id, None) is not None:
                 await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
             raise
         finally:
             self._pending.pop(request_id, None)
+            if progress_token is not None:
+                self._by_token.pop(progress_token, None)
         message = reply.message or {}
         if reply.kind == "error":
             raise RpcError.from_error(message.get("error"))
@@ -185,6 +209,21 @@ class Connection:
         if not isinstance(result, dict):
             raise RequestFailed("invalid", f"{method} response has no result object", "see the finding on the timeline")
         return result
+
+    def _progressed(self, params: Any) -> None:
+        """A request's progress notification: its timeout counts again from now (never past its maximum)."""
+        token = params.get("progressToken") if isinstance(params, dict) else None
+        request_id = self._by_token.get(token) if isinstance(token, int | str) else None
+        pending = self._pending.get(request_id) if request_id is not None else None
+        if pending is None or pending.timeout is None or pending.future.done():
+            return
+        later = asyncio.get_running_loop().time() + pending.timeout
+        if pending.max_deadline is not None:
+            later = min(later, pending.max_deadline)
+        if pending.deadline is not None and later > pending.deadline:
+            # (the watchdog fires for the old deadline, finds this one not due and sets itself for it)
+            pending.deadline = later
+            pending.progressed = True
 
     def _arm_watchdog(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
         if self._watchdog is not None:
@@ -304,6 +343,10 @@ class Connection:
             )
 
     def _dispatch(self, parsed: WireParse, reply_to: Any) -> None:
+        if parsed.kind == "notification":
+            if self._by_token and parsed.method == "notifications/progress" and parsed.message is not None:
+                self._progressed(parsed.message.get("params"))
+            return
         if parsed.kind in ("response", "error"):
             request_id = parsed.id if parsed.id is not None else reply_to
             pending = self._pending.get(request_id) if isinstance(request_id, int | str) else None
@@ -322,7 +365,8 @@ class Connection:
         elif parsed.kind == "request" and self.on_server_request is not None and not self._closing:
             # (A server request arriving while we close is recorded but not answered: the way back is shutting.)
             self.log.flush()
-            owner = self.log.builder.owner_of_server_request(reply_to)
+            params = parsed.message.get("params") if parsed.message is not None else None
+            owner = self.log.builder.owner_of_server_request(reply_to, parsed.method, params)
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.on_server_request(parsed, owner))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

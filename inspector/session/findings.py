@@ -53,6 +53,33 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "requestedSchema must be a flat object of primitive properties; the form falls back to a JSON editor.",
     ),
     "era": ("info", "How the protocol era was chosen."),
+    "listen-ack-not-first": (
+        "error",
+        "A server MUST acknowledge a subscription before anything else for it; the client cannot know what comes.",
+    ),
+    "listen-ack-twice": ("error", "A subscription is acknowledged once; a second acknowledgement leaves it ambiguous."),
+    "listen-ack-differs": (
+        "info",
+        "The server honours only part of what was asked; what it left out will never arrive (re-check what you need).",
+    ),
+    "listen-ack-extra": (
+        "error",
+        "The acknowledgement lists kinds that were not asked for; servers MUST NOT send them.",
+    ),
+    "listen-unrequested": ("error", "A notification of a kind the subscription does not honour came on its stream."),
+    "subscription-lost": (
+        "warning",
+        "The stream ended without the listen's response or a server cancel: the subscription was lost; listen again.",
+    ),
+    "late-response": (
+        "info",
+        "The server answered after the client stopped waiting (a cancel or a timeout); the answer is shown, unused.",
+    ),
+    "late-notification": (
+        "info",
+        "A notification came for a request that had already ended or been cancelled: the server went on working.",
+    ),
+    "progress-not-increasing": ("warning", "Progress MUST increase with each notification; a bar cannot go back."),
     "unsafe-url": (
         "error",
         "A URL with control or invisible characters can hide where it leads; it is never opened or copied as is.",

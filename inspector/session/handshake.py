@@ -47,6 +47,8 @@ class HandshakeOptions:
     """The version offered in ``initialize`` (legacy era)."""
     modern_version: str = LATEST_MODERN
     """The version the probe speaks first, and the one ``--era modern`` speaks when the probe said legacy."""
+    log_level: str | None = None
+    """The log level asked on every modern request, the probe included."""
     timeout: float = 60.0
     """The whole handshake (probe, re-probe, ``initialize``) ends within this many seconds (``--timeout``)."""
 
@@ -96,7 +98,7 @@ async def _settle_era(connection: Connection, ledger: CallLedger, options: Hands
                 timeout=options.probe_limit(),
                 protocol_version=version,
                 headers=protocol_headers("server/discover", {}, None, None),
-                meta=Envelope(version, options.capabilities).meta(),
+                meta=Envelope(version, options.capabilities, options.log_level).meta(),
             )
         except RpcError as error:
             ledger.end(call, "error", f"{error.code} {error.message}")

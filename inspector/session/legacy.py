@@ -6,12 +6,14 @@ answers interface as MRTR input requests, with no key: they become rounds of the
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.roots import root_from_path
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
-from inspector.protocol.methods import INPUT_REQUEST_METHODS
+from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
 from inspector.session import findings as lint
 from inspector.session import records
 from inspector.session.connection import Connection
@@ -88,18 +90,27 @@ class ServerRequestAnswerer:
                 await self.connection.cancel_call(call)
             return
         except NoAnswer as missing:
-            if call is not None:
-                self.unanswered[call] = missing.reason
-            log.write(records.finding(log.now(), lint.make("no-answer", f"{method}: {missing.reason}", call=call)))
-            await self._reply(call, error_response(request_id, USER_REJECTED, f"No answer available: {missing.reason}"))
-            return
-        if call is not None:
-            log.write(
-                records.answer_given(
-                    log.now(), call, None, answer.response, answer.source, server_request_id=request_id
-                )
-            )
+            if call is None and method == ROOTS:
+                # A session's roots/list (no call asked for it): the configured roots, else the current folder.
+                answer = current_folder()
+            else:
+                if call is not None:
+                    self.unanswered[call] = missing.reason
+                code = "answer-refused" if isinstance(missing, AnswerRefused) else "no-answer"
+                log.write(records.finding(log.now(), lint.make(code, f"{method}: {missing.reason}", call=call)))
+                reason = f"No answer available: {missing.reason}"
+                await self._reply(call, error_response(request_id, USER_REJECTED, reason))
+                return
+        log.write(
+            records.answer_given(log.now(), call, None, answer.response, answer.source, server_request_id=request_id)
+        )
         await self._reply(call, result_response(request_id if request_id is not None else 0, answer.response))
 
     async def _reply(self, call: int | None, message: dict[str, Any]) -> None:
         await self.connection.send_response(call, message, protocol_version=self.version)
+
+
+def current_folder() -> Answer:
+    """The current folder as the one root (what a session's own roots/list gets when none were configured)."""
+    root = root_from_path(Path.cwd())
+    return Answer({"roots": [dict(root)]}, "current folder")

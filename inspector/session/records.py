@@ -127,9 +127,15 @@ def call_started(t: float, call: int, method: str, params: JsonObject) -> Record
 
 
 def answer_given(
-    t: float, call: int, key: str | None, response: JsonObject, source: str, server_request_id: RequestId | None = None
+    t: float,
+    call: int | None,
+    key: str | None,
+    response: JsonObject,
+    source: str,
+    server_request_id: RequestId | None = None,
 ) -> Record:
-    """An answer to one input request, and who gave it."""
+    """An answer to one input request, and who gave it (``call`` None: a server request of no call, a session row
+    named by ``server_request_id``)."""
     fields: JsonObject = {"call": call, "key": key, "response": response, "source": source}
     if server_request_id is not None:
         fields["server_request"] = server_request_id

@@ -36,11 +36,16 @@ class RequestSender:
         timeout: float,
         schema_of: SchemaOf,
         reinitialize: Reinitialize,
+        max_timeout: float | None = None,
+        log_level: str | None = None,
     ) -> None:
         self.connection = connection
         self.negotiated = negotiated
         self.capabilities = capabilities
         self.timeout = timeout
+        self.max_timeout = max_timeout
+        self.log_level = log_level
+        """The log level every modern request asks for (``io.modelcontextprotocol/logLevel``; None: the server's)."""
         self._schema_of = schema_of
         self._reinitialize = reinitialize
         self._envelope: Envelope | None = None
@@ -68,7 +73,8 @@ class RequestSender:
             version = self.negotiated.version
             self._progress_tokens += 1
             # A progress token on the calls that can run long, so their progress lands on their round (both eras).
-            extra = {"progressToken": f"p{call}.{self._progress_tokens}"} if method in INPUT_REQUIRED_METHODS else None
+            token = f"p{call}.{self._progress_tokens}" if method in INPUT_REQUIRED_METHODS else None
+            extra = {"progressToken": token} if token is not None else None
             meta = None
             if self.negotiated.legacy:
                 sent = with_meta(params, extra) if extra else params
@@ -79,7 +85,15 @@ class RequestSender:
             try:
                 timeout = None if unbounded else self.timeout
                 return await self.connection.request(
-                    call, method, sent, timeout=timeout, protocol_version=version, headers=headers, meta=meta
+                    call,
+                    method,
+                    sent,
+                    timeout=timeout,
+                    protocol_version=version,
+                    headers=headers,
+                    meta=meta,
+                    max_timeout=self.max_timeout,
+                    progress_token=token,
                 )
             except RpcError as error:
                 mutual = mutual_version(error.data.get("supported")) if isinstance(error.data, dict) else None
@@ -102,10 +116,10 @@ class RequestSender:
         """The session's envelope (kept while the version holds), or one for the capabilities this request declares
         instead."""
         if capabilities is not None:
-            return Envelope(version, capabilities)
+            return Envelope(version, capabilities, self.log_level)
         envelope = self._envelope
         if envelope is None or envelope.version != version:
-            envelope = self._envelope = Envelope(version, self.capabilities)
+            envelope = self._envelope = Envelope(version, self.capabilities, self.log_level)
         return envelope
 
     def _headers(self, method: str, params: JsonObject) -> dict[str, str]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
+from typing import Final, Literal
 
-from inspector.answers.base import AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
-from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
+from inspector.protocol.methods import INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session import handshake
@@ -25,6 +25,7 @@ from inspector.session.errors import RequestFailed, RpcError, explain
 from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, HandshakeOptions, Negotiated
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
+from inspector.session.listing import CatalogLister, forbidden_input_required
 from inspector.session.mrtr import (
     DEFAULT_MAX_ROUNDS,
     MalformedInputRequired,
@@ -36,11 +37,16 @@ from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
+from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
 from inspector.session.task_span import TaskShape
+from inspector.session.task_store import TaskStore
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
+
+MAX_TIMEOUT_S: Final = 600.0
+"""How long progress notifications can keep a request waiting, in all (``--max-timeout``)."""
 
 
 class InspectorSession:
@@ -55,6 +61,7 @@ class InspectorSession:
         capabilities: JsonObject | None = None,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         timeout: float = 60.0,
+        max_timeout: float | None = MAX_TIMEOUT_S,
         probe_timeout: float = PROBE_TIMEOUT_S,
         recorder: Recorder | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -65,6 +72,8 @@ class InspectorSession:
         reply_poll_s: float = 0.0,
         secrets: Iterable[str] = (),
         tasks: bool = True,
+        log_level: str | None = None,
+        task_store: TaskStore | None = None,
     ) -> None:
         self.redactor = Redactor(secrets)
         """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
@@ -80,14 +89,20 @@ class InspectorSession:
             legacy_offer=legacy_offer,
             modern_version=modern_version,
             timeout=timeout,
+            log_level=log_level,
         )
         self.max_rounds = max_rounds
         self.timeout = timeout
+        self.max_timeout = max_timeout
+        self.log_level = log_level
+        """The log level asked for: on every modern request's ``_meta``, with ``logging/setLevel`` on legacy ones."""
         self.heap = heap
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
-        self.tasks = TaskFollower(self.ledger, self._send)
+        self.tasks = TaskFollower(self.ledger, self._send, task_store)
+        self.subscriber = Subscriber(self.ledger, self._send, self.connection, self._rpc_failed)
+        self.lister = CatalogLister(self.ledger, self._send, self._rpc_failed, http=transport.kind == "http")
         """Follows the tasks the calls create (and cancels them)."""
 
     @property
@@ -122,9 +137,14 @@ class InspectorSession:
             timeout=self.timeout,
             schema_of=self._schema_of,
             reinitialize=self._reinitialize,
+            max_timeout=self.max_timeout,
+            log_level=self.log_level,
         )
         if self.heap is not None:
             self.heap.connected()
+        offered = self.timeline.server_capabilities or {}
+        if self.log_level is not None and negotiated.legacy and "logging" in offered:
+            await self.request("logging/setLevel", {"level": self.log_level})
         era = self.timeline.era
         assert era is not None
         return era
@@ -173,58 +193,10 @@ class InspectorSession:
     # ------------------------------------------------------------------------------------------------ operations
     async def list_all(self, kind: CatalogKind) -> Outcome:
         """Fetch every page of a catalog list; each page is a round of one call. ``result`` holds all items."""
-        entry = CATALOG[kind]
-        method, field = entry.list_method, entry.items_field
-        ledger = self.ledger
-        call = ledger.start(method, {})
-        items: list[JsonObject] = []
-        cursor: str | None = None
-        seen: set[str] = set()
-        try:
-            while True:
-                params: JsonObject = {} if cursor is None else {"cursor": cursor}
-                page = await self._send(call, method, params, None)
-                if is_input_required(page):
-                    return ledger.end(call, "failed", forbidden_input_required(method), result=page)
-                found = page.get(field)
-                if isinstance(found, list):
-                    items.extend(item for item in found if isinstance(item, dict))
-                next_cursor = page.get("nextCursor")
-                if not isinstance(next_cursor, str) or next_cursor in seen:
-                    break
-                seen.add(next_cursor)
-                cursor = next_cursor
-        except RpcError as error:
-            return self._rpc_failed(call, method, error, None)
-        except RequestFailed as failure:
-            return ledger.failed(call, failure)
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
-            raise
-        if kind == "tools":
-            items = self._admit_tools(call, items)
-        return ledger.end(call, "complete", result={field: items})
-
-    def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
-        admitted: list[JsonObject] = []
-        for tool in tools:
-            schema = tool.get("inputSchema")
-            problems = (
-                x_mcp_header_problems(schema) if isinstance(schema, dict) and self.transport.kind == "http" else []
-            )
-            if problems:
-                self.ledger.finding(
-                    lint.make(
-                        "invalid-x-mcp-header",
-                        f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",
-                        call=call,
-                        hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243).",
-                    )
-                )
-                continue
-            admitted.append(tool)
-        self.tools = {str(tool.get("name")): tool for tool in admitted}
-        return admitted
+        outcome = await self.lister.list_all(kind)
+        if kind == "tools" and outcome.ok:
+            self.tools = self.lister.tools
+        return outcome
 
     async def call_tool(
         self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None
@@ -273,7 +245,10 @@ class InspectorSession:
                 return ledger.end(call, "failed", forbidden_input_required(method), result=result)
             shape = self._task_shape(method, sent, result, capabilities)
             if shape is not None:
-                return await self.tasks.follow(call, result, shape, capabilities)
+                tool = params.get("name")
+                return await self.tasks.follow(
+                    call, result, shape, capabilities, tool=tool if isinstance(tool, str) else None
+                )
         except RpcError as error:
             return self._rpc_failed(call, method, error, capabilities)
         except RequestFailed as failure:
@@ -282,8 +257,9 @@ class InspectorSession:
             detail = f"{method} returned a malformed InputRequiredResult: {bad}; it was not retried"
             return ledger.end(call, "failed", detail, result=bad.result)
         except NoAnswer as missing:
-            ledger.finding(lint.make("no-answer", missing.reason, call=call))
-            return ledger.end(call, "no-answer", missing.reason)
+            code = "answer-refused" if isinstance(missing, AnswerRefused) else "no-answer"
+            ledger.finding(lint.make(code, missing.reason, call=call))
+            return ledger.end(call, "no-answer", missing.reason, hint=lint.CATALOG["no-answer"][1])
         except CallCancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call")
         except asyncio.CancelledError:
@@ -345,6 +321,32 @@ class InspectorSession:
                         ) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> Outcome:
+        """``subscriptions/listen`` for ``notifications`` until the server ends it, it is lost, or ``stop`` is set
+        (see ``Subscriber.listen``)."""
+        return await self.subscriber.listen(notifications, stop)
+
+    async def subscribe(self, uris: list[str], stop: asyncio.Event) -> Outcome:
+        """2025-11-25 resource subscriptions until ``stop`` is set (see ``Subscriber.subscribe``)."""
+        return await self.subscriber.subscribe(uris, stop)
+
+    async def look_at_task(self, task_id: str, action: Literal["get", "wait", "cancel"] = "get") -> Outcome:
+        """A task made earlier, by its id (after a restart: seed 004's "a new client, tasks/get on another
+        instance"): ``get`` asks for its status once, ``wait`` follows it to its end, ``cancel`` asks the server
+        to cancel it and follows it to what it really did."""
+        ledger = self.ledger
+        call = ledger.start("tasks/get", {"taskId": task_id})
+        legacy = self.negotiated is not None and self.negotiated.legacy
+        try:
+            return await self.tasks.watch(call, task_id, action, legacy=legacy, capabilities=None)
+        except RpcError as error:
+            return self._rpc_failed(call, "tasks/get", error, None)
+        except RequestFailed as failure:
+            return ledger.failed(call, failure)
+        except asyncio.CancelledError:
+            ledger.interrupted(call)
+            raise
+
     async def cancel(self, call: int) -> bool:
         """Cancel a call in flight: a task with ``tasks/cancel`` (cooperative: it may still complete); anything
         else on the wire (stdio: notifications/cancelled; HTTP: close its stream)."""
@@ -378,10 +380,6 @@ class InspectorSession:
             self.log.recorder.close()
         if self.heap is not None:
             self.heap.session_closed()
-
-
-def forbidden_input_required(method: str) -> str:
-    return f"{method} answered input_required, which only tools/call, prompts/get and resources/read may do"
 
 
 __all__ = ["ConnectError", "EraMode", "InspectorSession"]

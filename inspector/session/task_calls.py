@@ -11,10 +11,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.build_tasks import RELATED_TASK
+from inspector.session.build_state import RELATED_TASK
 from inspector.session.ledger import CallLedger
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape
+from inspector.session.task_store import TaskStore
 from inspector.session.tasks import TaskEnd, drive_task, task_of
 from inspector.session.timeline import CallStatus
 
@@ -55,9 +56,11 @@ def created_shape(method: str, sent: JsonObject, result: JsonObject, *, declared
 class TaskFollower:
     """Drives the tasks of a session's calls, one driver per call, and lets a call's task be cancelled."""
 
-    def __init__(self, ledger: CallLedger, send: Send) -> None:
+    def __init__(self, ledger: CallLedger, send: Send, store: TaskStore | None = None) -> None:
         self.ledger = ledger
         self._send = send
+        self.store = store
+        """Where the ids of the tasks followed are kept (``inspector task get ID`` finds them again)."""
         self._cancels: dict[int, asyncio.Event] = {}
 
     def following(self, call: int) -> bool:
@@ -74,12 +77,21 @@ class TaskFollower:
         return True
 
     async def follow(
-        self, call: int, created: JsonObject, shape: TaskShape, capabilities: JsonObject | None
+        self,
+        call: int,
+        created: JsonObject,
+        shape: TaskShape,
+        capabilities: JsonObject | None,
+        *,
+        tool: str | None = None,
+        cancel_first: bool = False,
     ) -> Outcome:
-        """Follow the task ``created`` made for ``call`` until it ends; the call's outcome."""
+        """Follow the task ``created`` made (or that ``call`` looks at again) until it ends; the call's outcome.
+        ``cancel_first``: ask for it to be cancelled at once (``inspector task cancel ID``)."""
         task = task_of(created, shape)
         task_id = str(task.get("taskId", ""))
         current: list[TaskShape] = [shape]
+        self._remember(task_id, shape, tool, task)
 
         async def request(method: str, params: JsonObject, *, unbounded: bool = False) -> JsonObject:
             return await self._send(call, method, params, capabilities, unbounded=unbounded)
@@ -104,6 +116,8 @@ class TaskFollower:
             return await self.ledger.answer(call, key, request_)
 
         event = self._cancels[call] = asyncio.Event()
+        if cancel_first:
+            event.set()
         try:
             end = await drive_task(
                 created,
@@ -117,7 +131,35 @@ class TaskFollower:
             )
         finally:
             self._cancels.pop(call, None)
+        if end.status != "detached":
+            self._remember(task_id, shape, tool, {**task, "status": end.status})
         return self._outcome(call, task_id, end)
+
+    async def watch(
+        self, call: int, task_id: str, action: str, *, legacy: bool, capabilities: JsonObject | None
+    ) -> Outcome:
+        """Look at a task made earlier (``inspector task get|wait|cancel ID``): one ``tasks/get``; with ``wait``
+        or ``cancel``, follow it to its end from there."""
+        first = await self._send(call, "tasks/get", {"taskId": task_id}, capabilities)
+        if action == "get":
+            return self.ledger.end(call, "complete", result=first)
+        shape: TaskShape = "legacy-2025" if legacy else "ext-2026"
+        created = {"task": first} if legacy else first
+        return await self.follow(call, created, shape, capabilities, cancel_first=action == "cancel")
+
+    def _remember(self, task_id: str, shape: TaskShape, tool: str | None, task: JsonObject) -> None:
+        if self.store is None or not task_id:
+            return
+        ttl = task.get("ttlMs", task.get("ttl"))
+        created = task.get("createdAt")
+        self.store.remember(
+            task_id,
+            shape=shape,
+            tool=tool,
+            status=str(task.get("status", "")),
+            created_at=created if isinstance(created, str) else None,
+            ttl_ms=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
+        )
 
     def _outcome(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
         ledger = self.ledger

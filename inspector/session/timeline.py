@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
 
 Direction = Literal["c2s", "s2c"]
@@ -174,6 +175,11 @@ class Round:
     """The requestState this round's request carried (what we echoed from the previous round)."""
     notifications: list[WireMessage] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    abandoned: str | None = None
+    """Why the call stopped waiting for this round's response (its end status: cancelled, failed...), when it
+    ended before the response came; every round of an ended call has an end."""
+    late: bool = False
+    """Its response (or a notification for it) came after the call had stopped waiting: shown, never lost."""
 
     @property
     def started_at(self) -> float:
@@ -214,6 +220,8 @@ class Call:
     """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
     task: TaskSpan | None = None
     """The task the call created (or looks at again), when it made one."""
+    listen: ListenSpan | None = None
+    """The subscription, when the call is a ``subscriptions/listen``."""
 
     @property
     def name(self) -> str | None:
@@ -338,8 +346,22 @@ class SessionChanged:
     """Era, server info or connection state changed."""
 
 
+@dataclass(frozen=True, slots=True)
+class SessionRowChanged:
+    """A server request that belongs to no call arrived, was answered, or got our reply (``Timeline.session``)."""
+
+    round: Round
+
+
 TimelineEvent = (
-    CallStarted | RoundStarted | RoundUpdated | CallFinished | ConsoleAppended | FindingRaised | SessionChanged
+    CallStarted
+    | RoundStarted
+    | RoundUpdated
+    | CallFinished
+    | ConsoleAppended
+    | FindingRaised
+    | SessionChanged
+    | SessionRowChanged
 )
 TimelineListener = Callable[[TimelineEvent], None]
 

@@ -15,8 +15,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
 from inspector.answers.roots import Root, root_from_path
-from inspector.ui import known_targets
-from inspector.ui.answers import InteractiveAnswers
+from inspector.targets import known as known_targets
+from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.keys import gather_keys
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
+    from inspector.targets.target import Target
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
-    from inspector.ui.target import Target
 
 
 class InspectorApp(App[None]):

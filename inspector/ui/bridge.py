@@ -24,6 +24,7 @@ from inspector.session.timeline import (
     RoundStarted,
     RoundUpdated,
     SessionChanged,
+    SessionRowChanged,
     Timeline,
     TimelineEvent,
 )
@@ -119,7 +120,7 @@ def to_message(timeline: Timeline, event: TimelineEvent) -> TimelineChanged:
         return ConsoleWasAppended(timeline, event.line)
     if isinstance(event, FindingRaised):
         return FindingWasRaised(timeline, event.finding)
-    assert isinstance(event, SessionChanged)
+    assert isinstance(event, SessionChanged | SessionRowChanged)
     return SessionWasChanged(timeline)
 
 

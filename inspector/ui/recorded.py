@@ -21,7 +21,7 @@ from inspector.replay.steps import steps
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import Record, raw_text
 from inspector.session.timeline import ConsoleLine, Timeline
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 
 if TYPE_CHECKING:
     from inspector.protocol.methods import CatalogKind

@@ -1,13 +1,15 @@
 """Regenerates the SVG screenshots in ``screenshots/`` from the demo flows, headless.
 
 ``generate(session_factory, out_dir)`` is what ``inspector screenshots`` calls with the composition root's factory
-(a real transport to the bundled demo server); ``ui`` never builds a session itself. The replay shots need a
-recording: ``recording_factory(path)`` is a factory whose sessions record to ``path``; a demo session is recorded
-with it once, then opened read-only as ``inspector replay`` does.
+(the bundled demo server, run in process over the memory transport with a step clock, so each picture is the same on
+every run); ``ui`` never builds a session itself. The replay shots need a recording: ``recording_factory(path)`` is a
+factory whose sessions record to ``path``; a demo session is recorded with it once, then opened read-only as
+``inspector replay`` does.
 
-Each shot opens a fresh app at a fixed size, drives one flow with the pilot, and saves an SVG. Answers the shot
-is not about come from a canned table; the modal shots (elicitation, sampling) let the app's own
-``InteractiveAnswers`` open its modal, take the picture, and cancel the call.
+Each shot opens a fresh app at a fixed size, drives one flow with the pilot, waits (bounded) for what it shows, and
+saves an SVG with the cursors steady. Answers the shot is not about come from a canned table; the modal shots
+(elicitation, sampling) let the app's own ``InteractiveAnswers`` open its modal, take the picture, and cancel the
+call.
 """
 
 from __future__ import annotations
@@ -21,16 +23,17 @@ from tempfile import TemporaryDirectory
 from typing import Any, Final
 
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from inspector.answers.base import Answer, AnswerSource
 from inspector.replay.loader import load_recording
+from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.session_port import SessionFactory
-from inspector.ui.target import Target
 from inspector.ui.themes import load_themes, shipped_themes_dir
 
 SIZE: Final = (160, 45)
@@ -61,9 +64,18 @@ class CannedFirst:
 
 
 async def _wait(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Let the app run until ``condition()`` holds (bounded), then until it is idle."""
     async with asyncio.timeout(timeout):
         while not condition():
-            await pilot.pause(0.05)
+            await pilot.pause()
+    await pilot.pause()
+
+
+def _steady(app: InspectorApp) -> None:
+    """Stop the cursors blinking, so a picture does not depend on the moment it was taken."""
+    for widget in app.screen.query("Input, TextArea"):
+        if isinstance(widget, Input | TextArea):
+            widget.cursor_blink = False
 
 
 def _main(pilot: Pilot[None]) -> MainScreen:
@@ -80,12 +92,11 @@ async def _connected(pilot: Pilot[None]) -> MainScreen:
 
 async def _call(pilot: Pilot[None], name: str, arguments: dict[str, Any], *, wait_end: bool = True) -> MainScreen:
     screen = await _connected(pilot)
-    count = len(screen._timeline().calls)
+    count = len(screen.timeline.calls)
     screen.run_call("tools", name, arguments)
-    await _wait(pilot, lambda: len(screen._timeline().calls) > count)
+    await _wait(pilot, lambda: len(screen.timeline.calls) > count)
     if wait_end:
-        await _wait(pilot, lambda: screen._timeline().calls[-1].status != "pending")
-    await pilot.pause(0.2)
+        await _wait(pilot, lambda: screen.timeline.calls[-1].ended)
     return screen
 
 
@@ -95,7 +106,7 @@ async def catalog(pilot: Pilot[None]) -> None:
     screen.query_one("#catalog-search").focus()
     await pilot.press(*"update")
     await pilot.press("enter")
-    await pilot.pause(0.2)
+    await _wait(pilot, lambda: screen.query_one("#catalog-list").has_focus)
 
 
 async def composer(pilot: Pilot[None]) -> None:
@@ -103,34 +114,33 @@ async def composer(pilot: Pilot[None]) -> None:
     await catalog(pilot)
     await pilot.press("enter")
     await _wait(pilot, lambda: isinstance(pilot.app.screen, ComposeScreen))
-    await pilot.pause(0.3)
 
 
 async def timeline(pilot: Pilot[None]) -> None:
     """update_work_item through its three rounds, unfolded, round 1 highlighted."""
     screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-    call = screen._timeline().calls[-1].index
+    call = screen.timeline.calls[-1].index
     screen.timeline_view.focus()
     screen.timeline_view.select_call(call, 1)
-    await pilot.pause(0.2)
+    await _wait(pilot, lambda: screen.selected == (call, 1))
 
 
 async def request_state(pilot: Pilot[None]) -> None:
     """The same call with round 2 highlighted: the requestState panel shows the state and its echo check."""
     screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-    call = screen._timeline().calls[-1]
+    call = screen.timeline.calls[-1]
     with_state = [r.index for r in call.rounds if r.request_state is not None] or [1]
     screen.timeline_view.focus()
     screen.timeline_view.select_call(call.index, with_state[0])
-    await pilot.pause(0.2)
+    await _wait(pilot, lambda: screen.selected == (call.index, with_state[0]))
 
 
 async def replay(pilot: Pilot[None]) -> None:
     """The recorded demo session, read-only: update_work_item unfolded, round 2 (with its requestState) shown."""
     screen = await _connected(pilot)
-    call = next(c for c in reversed(screen._timeline().calls) if c.name == "update_work_item")
+    call = next(c for c in reversed(screen.timeline.calls) if c.name == "update_work_item")
     screen.timeline_view.select_call(call.index, 2)
-    await pilot.pause(0.2)
+    await _wait(pilot, lambda: screen.selected == (call.index, 2))
 
 
 async def export(pilot: Pilot[None]) -> None:
@@ -139,7 +149,7 @@ async def export(pilot: Pilot[None]) -> None:
     await pilot.press("e")
     await _wait(pilot, lambda: isinstance(pilot.app.screen, ExportModal))
     await pilot.press("3")
-    await pilot.pause(0.2)
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, ExportModal) and pilot.app.screen.format == "python")
 
 
 async def record_demo(factory: SessionFactory, config_dir: Path) -> None:
@@ -155,7 +165,6 @@ async def record_demo(factory: SessionFactory, config_dir: Path) -> None:
 async def _modal(pilot: Pilot[None], tool: str) -> None:
     await _call(pilot, tool, {}, wait_end=False)
     await _wait(pilot, lambda: not isinstance(pilot.app.screen, MainScreen))
-    await pilot.pause(0.3)
 
 
 async def elicitation(pilot: Pilot[None]) -> None:
@@ -220,6 +229,8 @@ async def take(
     app.answers = CannedFirst(app.answers)
     async with app.run_test(size=SIZE) as pilot:
         await shot.steps(pilot)
+        _steady(app)
+        await pilot.pause()
         app.save_screenshot(filename=f"{shot.name}.svg", path=str(out_dir))
         for screen in app.screen_stack:
             if isinstance(screen, MainScreen):

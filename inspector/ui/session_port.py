@@ -1,6 +1,7 @@
 """What the UI needs from a session: the methods of ``InspectorSession`` it calls, as a Protocol.
 
-The real ``InspectorSession`` satisfies it; so does ``ScriptedSession`` (tests, the dev runner, benchmarks).
+The real ``InspectorSession`` satisfies it, whatever its transport: the tests, the screenshots and the benchmarks
+drive it over the memory transport, with a peer in the same process (``inspector.transport.memory``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from inspector.protocol.methods import CatalogKind
     from inspector.session.outcome import Outcome
     from inspector.session.timeline import EraDecision, Timeline
-    from inspector.ui.target import Target
+    from inspector.targets.target import Target
 
 
 class SessionPort(Protocol):

@@ -93,3 +93,18 @@ def test_demo_headless_runs_every_flow() -> None:
     for name in (*DEMO_TOOLS, "code_review", "demo://report"):
         assert name in result.stdout, f"{name} missing from the demo timeline"
     assert "no-answer" not in result.stdout and "round-cap" not in result.stdout
+
+
+def test_log_level_is_asked_on_every_modern_request(tmp_path: Path) -> None:
+    path = tmp_path / "levels.jsonl"
+    result = invoke(
+        "call", "add", "--args", '{"a": 1, "b": 2}', "--demo", "--log-level", "warning", "--record", str(path)
+    )
+    assert result.exit_code == 0, result.stderr
+    from inspector.replay import timeline_from_recording
+
+    timeline, _ = timeline_from_recording(path)
+    metas = [r.request.message["params"]["_meta"] for c in timeline.calls for r in c.rounds if r.request.message]
+    assert metas and all(m.get("io.modelcontextprotocol/logLevel") == "warning" for m in metas)
+    bad = invoke("call", "add", "--demo", "--log-level", "loud")
+    assert bad.exit_code == 2 and "--log-level must be one of debug" in " ".join(bad.stderr.split())

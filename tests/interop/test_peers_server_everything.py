@@ -39,12 +39,15 @@ pytestmark = pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(mi
 
 ELICITED = {"name": "Ada Lovelace", "check": True, "email": "ada@example.com", "integer": 7}
 ANSWERS = {"elicitation/create": {"action": "accept", "content": ELICITED}}
+RESEARCH_ANSWERS = {"elicitation/create": {"action": "accept", "content": {"interpretation": "technical"}}}
+"""What simulate-research-query asks (through the task's blocking tasks/result) when its topic is ambiguous."""
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("everything")
     (path / "answers.json").write_text(json.dumps(ANSWERS), encoding="utf-8")
+    (path / "research.json").write_text(json.dumps(RESEARCH_ANSWERS), encoding="utf-8")
     (path / "roots").mkdir()
     return path
 
@@ -127,7 +130,8 @@ def test_http_progress_lands_on_the_call(url: str, folder: Path) -> None:
     run = cli(folder, "call", "trigger-long-running-operation", "--args", args, "--server", url, "--era", "legacy")
     doc = check_call(run, "trigger-long-running-operation", "Long running operation completed", [])
     assert doc["eraWhy"] == "pinned with --era legacy"
-    assert doc["rounds"][0]["notifications"] >= 2
+    progress = [n for n in doc["rounds"][0]["notifications"] if n["method"] == "notifications/progress"]
+    assert len(progress) >= 2 and all("progressToken" in n["params"] for n in progress)
 
 
 def test_http_pinned_modern_era_is_an_error_with_the_servers_words(url: str, folder: Path) -> None:
@@ -156,6 +160,23 @@ def stdio_runs(folder: Path) -> dict[str, CliRun]:
             *server,
             *answering(folder),
         ],
+        # no --root and no answers: its roots/list is the session's, answered with the current folder
+        "trigger-long-running-operation": [
+            "call",
+            "trigger-long-running-operation",
+            "--args",
+            '{"duration": 1, "steps": 2}',
+            *server,
+        ],
+        "simulate-research-query": [
+            "call",
+            "simulate-research-query",
+            "--args",
+            '{"topic": "mcp", "ambiguous": true}',
+            *server,
+            "--answers",
+            str(folder / "research.json"),
+        ],
     }
     return start_many(commands, cli_env(folder / "data")).wait()
 
@@ -173,3 +194,29 @@ def test_stdio_call(stdio_runs: dict[str, CliRun], tool: str) -> None:
     expected = {"trigger-elicitation-request": "- Name: Ada Lovelace", "trigger-sampling-request": "inspector-stub"}
     method = {"trigger-elicitation-request": "elicitation/create", "trigger-sampling-request": "sampling/createMessage"}
     check_call(stdio_runs[tool], tool, expected[tool], [method[tool]])
+
+
+def test_stdio_a_session_roots_request_never_changes_the_call(stdio_runs: dict[str, CliRun]) -> None:
+    """server-everything asks roots/list 350 ms after initialize, for the session: a session row answered from the
+    configured roots (none here: the current folder), never a round of the call in flight, never its status."""
+    run = stdio_runs["trigger-long-running-operation"]
+    assert run.code == 0, (run.code, run.stderr)
+    doc = run.document()
+    assert doc["status"] == "complete" and "Long running operation completed" in text_of(doc)
+    assert [r["kind"] for r in doc["rounds"]] == ["request"]
+    (roots,) = [row for row in doc["session"] if row["method"] == "roots/list"]
+    assert roots["answers"][0]["source"] == "current folder"
+    assert roots["answers"][0]["response"]["roots"][0]["uri"].startswith("file://")
+
+
+def test_stdio_the_2025_task_tool_completes_as_a_task(stdio_runs: dict[str, CliRun]) -> None:
+    """simulate-research-query is task-required: params.task, a nested CreateTaskResult, polls, the clarifying
+    elicitation on the blocking tasks/result (related to the task by its _meta), then the report."""
+    run = stdio_runs["simulate-research-query"]
+    assert run.code == 0, (run.code, run.stderr[-3000:])
+    doc = run.document()
+    assert doc["status"] == "complete" and "Research Report" in text_of(doc), text_of(doc)
+    methods = [r["method"] for r in doc["rounds"]]
+    assert methods[0] == "tools/call" and "tasks/get" in methods and "tasks/result" in methods
+    (asked,) = [r for r in doc["rounds"] if r["method"] == "elicitation/create"]
+    assert asked["answers"][0]["response"] == RESEARCH_ANSWERS["elicitation/create"]

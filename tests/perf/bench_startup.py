@@ -1,9 +1,10 @@
 """Opening the TUI costs no more than the demo server's start (issue 4), measured side by side, from a cold process.
 
 1. the demo server: spawn ``python -m inspector.demo`` and time until it answers ``server/discover``;
-2. the TUI: spawn a process that imports the app and runs it headless with a session that has made no call yet
-   (what ``inspector demo`` shows while its server starts), and time until the timeline pane's first line is
-   painted. (Opening a recording of N calls adds the time to build its timeline: see bench_tui.py.)
+2. the TUI: spawn a process that imports the app and runs it headless on the real ``InspectorSession`` over the
+   memory transport to a peer that has not answered yet (what ``inspector demo`` shows while its server starts),
+   and time until the timeline pane's first line is painted. (Opening a recording of N calls adds the time to
+   build its timeline: see bench_tui.py.)
 
 Usage: python tests/perf/bench_startup.py [--runs N]
 """
@@ -16,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 DISCOVER = {
     "jsonrpc": "2.0",
@@ -31,10 +33,14 @@ DISCOVER = {
 
 TUI_PROBE = r"""
 import sys, time
+sys.path.insert(0, sys.argv[1])  # tests/perf, for perf_support
+from inspector.answers.build import build_answer_source
+from inspector.session.session import InspectorSession
+from inspector.transport.memory import MemoryTransport
 from inspector.ui.app import InspectorApp
-from inspector.ui.scripted import ScriptedSession, recorded_timeline
-from inspector.ui.target import Target
+from inspector.targets.target import Target
 from inspector.ui.widgets.timeline_view import TimelineView
+from perf_support import silent_peer
 original = TimelineView.render_line
 def painted(self, y):
     if True:
@@ -43,10 +49,11 @@ def painted(self, y):
         import os; os._exit(0)
     return original(self, y)
 TimelineView.render_line = painted
-session = ScriptedSession(timeline=recorded_timeline(0))
+session = InspectorSession(MemoryTransport(silent_peer), build_answer_source())
 app = InspectorApp(None, Target.from_spec("demo", name="demo"), session=session)
 app.run(headless=True, size=(160, 45))
 """
+PERF = Path(__file__).parent
 
 
 def demo_start() -> float:
@@ -72,7 +79,9 @@ def demo_start() -> float:
 def tui_start() -> float:
     """Seconds from spawn to the TUI's first painted timeline line."""
     began = time.time()
-    done = subprocess.run([sys.executable, "-c", TUI_PROBE], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", TUI_PROBE, str(PERF)], capture_output=True, text=True, timeout=60, check=False
+    )
     return float(done.stdout.split()[0]) - began
 
 

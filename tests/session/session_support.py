@@ -117,6 +117,7 @@ async def live_session(
     env: dict[str, str] | None = None,
     connect: bool = True,
     heap: HeapPolicy | None = None,
+    max_timeout: float | None = None,
 ) -> AsyncIterator[Live]:
     """An InspectorSession on ``bad_server.py MODE`` over stdio, recording to ``tmp_path``; closed on exit."""
     transcript = tmp_path / "transcript.jsonl"
@@ -132,7 +133,14 @@ async def live_session(
     header = records.header(transport.describe(), "stdio", era, started="test", inspector_version="test")
     recorder = Recorder(recording, header)
     session = InspectorSession(
-        transport, source, era=era, recorder=recorder, timeout=timeout, max_rounds=max_rounds, heap=heap
+        transport,
+        source,
+        era=era,
+        recorder=recorder,
+        timeout=timeout,
+        max_rounds=max_rounds,
+        heap=heap,
+        max_timeout=max_timeout,
     )
     try:
         if connect:

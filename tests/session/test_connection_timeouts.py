@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,17 @@ async def test_answered_requests_leave_nothing_for_the_watchdog_to_expire() -> N
         assert await asyncio.wait_for(task, 5.0) == {}
     await asyncio.sleep(0.3)  # the watchdog fires for a deadline whose request is gone: nothing happens
     assert connection._pending == {}
+
+
+async def test_progress_resets_the_timeout_up_to_the_maximum(tmp_path: Path) -> None:
+    """A server that keeps saying it is working (a progress notification every 0.2 s for 5 s) is given the time:
+    a 2 s timeout counts again from each notification. A 3 s maximum ends it anyway, and says why."""
+    from session_support import live_session
+
+    async with live_session(tmp_path / "a", "progress", timeout=2.0) as live, asyncio.timeout(60):
+        done = await live.session.call_tool("echo", {})
+    assert done.status == "complete", done.detail
+    assert len(live.session.call(done.call_index).rounds[0].notifications) >= 20
+    async with live_session(tmp_path / "b", "progress", timeout=2.0, max_timeout=3.0) as live, asyncio.timeout(60):
+        capped = await live.session.call_tool("echo", {})
+    assert capped.status == "failed" and "--max-timeout 3 s" in capped.detail, capped.detail

@@ -352,3 +352,21 @@ async def test_bytes_that_are_not_utf8_are_a_finding_and_kept_exactly_in_the_rec
     assert codes.count("invalid-utf8") == 2, codes
     (on_round,) = [f for f in live.session.call(outcome.call_index).rounds[-1].findings if f.code == "invalid-utf8"]
     assert "ff fe" in on_round.message, "the finding says which bytes were replaced"
+
+
+async def test_a_response_after_the_call_gave_up_is_shown_late_on_its_round(tmp_path: Path) -> None:
+    """The call timed out; its round says so at once (never "pending"); the answer that comes later lands on that
+    round, marked late, and the call's end stands."""
+    async with live_session(tmp_path, "late", timeout=0.5) as live, asyncio.timeout(BOUND_S):
+        outcome = await live.session.call_tool("echo", {})
+        call = live.session.call(outcome.call_index)
+        (round_,) = call.rounds
+        assert outcome.status == "failed" and round_.abandoned == "failed" and round_.response is None
+        arrived = asyncio.Event()
+        live.timeline.subscribe(lambda event: arrived.set() if round_.response is not None else None)
+        await arrived.wait()
+        assert round_.late and round_.result_type == "complete"
+        assert call.status == "failed", "the late answer does not reopen the call"
+        assert "late-response" in [f.code for f in round_.findings]
+        await live.session.close()
+    live.verify()

@@ -14,7 +14,8 @@ from inspector.ui.app import InspectorApp
 
 @pytest.fixture
 def app_factory(tmp_path: Path) -> Callable[..., InspectorApp]:
-    """``app_factory(**options)`` -> an InspectorApp on a ScriptedSession (see ``make_app``)."""
+    """``app_factory(**options)`` -> an InspectorApp on the real session over the memory transport to an
+    in-process peer (see ``make_app``)."""
 
     def build(**options: Any) -> InspectorApp:
         return make_app(tmp_path, **options)

@@ -1,13 +1,15 @@
-"""Recordings for the TUI replay tests, made without a server: a ScriptedSession writes its records to a Recorder
-(the live session's own), so the file is shaped exactly like one the TUI records."""
+"""Recordings for the TUI replay tests, made by the real session over the memory transport to the in-process demo
+server, written by a ``Recorder`` (the live session's own), so the file is exactly one the TUI records."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from ui_support import WORK_ITEM_ANSWERS, FixedAnswers
+from peers import demo, logging_first
+from ui_support import LOGIN_ANSWER, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers, memory_session
 
+from inspector.protocol.methods import CATALOG_KINDS
 from inspector.replay.loader import load_recording
 from inspector.session import records
 from inspector.session.recorder import Recorder
@@ -15,24 +17,23 @@ from inspector.session.timeline import Timeline
 from inspector.ui.app import InspectorApp
 from inspector.ui.recorded import Recording
 
-STARTED = "2026-07-28T09:00:00+00:00"
-DAMAGED_LINE = 6
+STARTED: Final = "2026-07-28T09:00:00+00:00"
+DAMAGED_LINE: Final = 6
 """The line of a damaged recording that is not JSON (its last line is cut too)."""
-ANSWERS = {**WORK_ITEM_ANSWERS, "github_login": {"action": "accept", "content": {"name": "octocat"}}}
+ANSWERS: Final = {**WORK_ITEM_ANSWERS, **LOGIN_ANSWER}
 
 
 async def record_session(path: Path, *, damage: bool = False) -> Timeline:
     """Record connect, the four listings, update_work_item (3 rounds), get_weather (2 rounds) and add; returns the
     live timeline. ``damage`` makes line ``DAMAGED_LINE`` not JSON and adds a cut last line."""
-    from inspector.ui.scripted import ScriptedSession
-
     header = records.header("python -m inspector.demo", "stdio", "auto", started=STARTED, inspector_version="test")
     recorder = Recorder(path, header)
-    session = ScriptedSession(FixedAnswers(ANSWERS), stderr=("demo server starting",), sink=recorder.write)
+    peer = logging_first(["demo server starting"], demo())
+    session = memory_session(peer, FixedAnswers(ANSWERS), recorder=recorder)
     await session.connect()
-    for kind in ("tools", "prompts", "resources", "templates"):
-        await session.list_all(kind)  # type: ignore[arg-type]
-    await session.call_tool("update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    for kind in CATALOG_KINDS:
+        await session.list_all(kind)
+    await session.call_tool("update_work_item", WORK_ITEM)
     await session.call_tool("get_weather", {"location": "Lisbon"})
     await session.call_tool("add", {"a": 2, "b": 40})
     await session.close()

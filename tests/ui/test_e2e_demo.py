@@ -8,9 +8,9 @@ from pathlib import Path
 from ui_support import SIZE, WORK_ITEM_ANSWERS, FixedAnswers, wait_for
 
 from inspector.cli.tui import make_session_factory
+from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.target import Target
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.timeline_rows import Row
@@ -27,7 +27,7 @@ async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_
         assert isinstance(screen, MainScreen)
         assert "update_work_item" in screen.query_one(Catalog).visible_names
         screen.run_call("tools", "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
-        timeline = screen._timeline()
+        timeline = screen.timeline
         await wait_for(
             pilot,
             lambda: timeline.calls[-1].method == "tools/call" and timeline.calls[-1].status != "pending",

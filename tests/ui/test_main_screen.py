@@ -1,4 +1,6 @@
-"""Pilot tests of the main screen: state after each user action, against a ScriptedSession."""
+"""The main screen on a live session: pilot tests (state after each user action) and SVG snapshots (each docstring
+says what a person should see). The session is the real one, over the memory transport to the in-process demo
+server, or to ``peers.with_test_tools`` / ``peers.crashing`` for what the demo has not."""
 
 from __future__ import annotations
 
@@ -6,13 +8,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ui_support import DEMO, SIZE, FixedAnswers, StartFailure, wait_for
+import peers
+from ui_support import (
+    LOGIN_ANSWER,
+    SIZE,
+    WORK_ITEM,
+    WORK_ITEM_ANSWERS,
+    FixedAnswers,
+    connected,
+    finished_call,
+    main_screen,
+    make_app,
+    wait_for,
+)
 
+from inspector.session.session import ConnectError, InspectorSession
+from inspector.transport.memory import Peer
 from inspector.ui.app import InspectorApp
-from inspector.ui.screens.compose import Composer, ComposeScreen
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.scripted import ScriptedSession
-from inspector.ui.target import Target
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
@@ -23,45 +36,31 @@ from inspector.ui.widgets.timeline_rows import Row
 from inspector.ui.widgets.timeline_view import TimelineView
 
 AppFactory = Callable[..., InspectorApp]
+SnapCompare = Callable[..., bool]
+DEMO_TOOLS = [
+    "get_weather",
+    "update_work_item",
+    "rolling_login",
+    "book_meeting",
+    "open_dashboard",
+    "ask_capital",
+    "show_roots",
+    "heavy_report",
+    "slow_count",
+    "add",
+]
+HOSTILE_STDERR = ("\x1b[2J\x1b[31mwiped?", "[link=https://evil.example]click[/link]")
+CRASH = ["Traceback (most recent call last):", "ModuleNotFoundError: No module named 'weather'"]
 
 
-def main_screen(app: InspectorApp) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen)
-    return screen
-
-
-async def connected(pilot: Any) -> MainScreen:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, MainScreen) and pilot.app.screen.state == "connected")
-    screen = main_screen(pilot.app)
-    await wait_for(pilot, lambda: screen.catalog_loaded)
-    return screen
-
-
-async def call_and_wait(pilot: Any, screen: MainScreen, name: str, arguments: dict[str, Any]) -> None:
-    before = len(screen._timeline().calls)
-    screen.run_call("tools", name, arguments)
-    await wait_for(
-        pilot, lambda: len(screen._timeline().calls) > before and screen._timeline().calls[-1].status != "pending"
-    )
-    await pilot.pause()
-
-
+# ---------------------------------------------------------------------------------------------------- pilot tests
 async def test_connects_and_lists_the_catalog(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
         catalog = screen.query_one(Catalog)
-        assert catalog.visible_names == [
-            "get_weather",
-            "update_work_item",
-            "heavy_report",
-            "add",
-            "code_review",
-            "demo://report",
-        ]
-        methods = [call.method for call in screen._timeline().calls]
-        assert methods == [
+        assert catalog.visible_names == [*DEMO_TOOLS, "code_review", "demo://about", "demo://report{?section}"]
+        assert [call.method for call in screen.timeline.calls] == [
             "server/discover",
             "tools/list",
             "prompts/list",
@@ -72,6 +71,8 @@ async def test_connects_and_lists_the_catalog(app_factory: AppFactory) -> None:
         view.ensure_rows()
         assert view.rows[0] == Row(5, 0, 0)  # newest first
         assert screen.query_one(ConnectErrorPanel).display is False
+        assert screen.state == "connected" and screen.timeline.era is not None
+        assert screen.timeline.era.era == "modern"
 
 
 async def test_catalog_search_filters_items(app_factory: AppFactory) -> None:
@@ -83,54 +84,12 @@ async def test_catalog_search_filters_items(app_factory: AppFactory) -> None:
         assert screen.query_one(Catalog).visible_names == ["update_work_item"]
 
 
-async def test_enter_on_a_tool_opens_the_composer_and_sends_its_arguments(app_factory: AppFactory) -> None:
-    sessions: list[ScriptedSession] = []
-    app = app_factory(sessions=sessions)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        listing = screen.query_one(CatalogList)
-        listing.focus()
-        listing.highlighted = listing.get_option_index("tools:3")  # add
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen))
-        composer = app.screen.query_one(Composer)
-        composer.post_message(Composer.Submitted("add", {"a": 2, "b": 40}))
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, MainScreen) and screen._timeline().calls[-1].method == "tools/call"
-        )
-        await wait_for(pilot, lambda: screen._timeline().calls[-1].status == "complete")
-        call = screen._timeline().calls[-1]
-        assert call.params == {"name": "add", "arguments": {"a": 2, "b": 40}}
-        assert call.result is not None and call.result["content"][0]["text"] == "42"
-        assert screen.selected == (call.index, 0)
-        assert "#6 tools/call add" in screen.query_one(DetailView).plain_lines[0]
-
-
-async def test_escape_closes_the_composer_without_calling(app_factory: AppFactory) -> None:
-    app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        calls = len(screen._timeline().calls)
-        screen.query_one(CatalogList).focus()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen))
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
-        assert len(screen._timeline().calls) == calls
-
-
 async def test_multi_round_call_unfolds_into_rounds_with_answers_and_state(app_factory: AppFactory) -> None:
-    answers = FixedAnswers(
-        {
-            "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-            "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
-        }
-    )
+    answers = FixedAnswers(WORK_ITEM_ANSWERS)
     app = app_factory(answers=answers)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        await call_and_wait(pilot, screen, "update_work_item", {"workItemId": 7, "fields": {}})
-        call = screen._timeline().calls[-1]
+        screen = await finished_call(pilot, "update_work_item", {"workItemId": 7, "fields": {}})
+        call = screen.timeline.calls[-1]
         assert call.status == "complete"
         assert [r.result_type for r in call.rounds] == ["input_required", "input_required", "complete"]
         assert answers.asked == ["resolution", "duplicate_of"]
@@ -145,8 +104,7 @@ async def test_multi_round_call_unfolds_into_rounds_with_answers_and_state(app_f
         ]
         view.focus()
         view.select_call(call.index, 2)
-        await pilot.pause()
-        assert screen.selected == (call.index, 2)
+        await wait_for(pilot, lambda: screen.selected == (call.index, 2))
         panel = screen.query_one(RequestStatePanel)
         state = call.rounds[1].request_state
         assert state is not None and panel.state is state
@@ -159,12 +117,11 @@ async def test_multi_round_call_unfolds_into_rounds_with_answers_and_state(app_f
 async def test_space_folds_and_unfolds_a_call(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        await call_and_wait(pilot, screen, "update_work_item", {"workItemId": 1, "fields": {}})
+        screen = await finished_call(pilot, "update_work_item", {"workItemId": 1, "fields": {}})
         view = screen.timeline_view
         view.focus()
         await pilot.press("home")
-        index = screen._timeline().calls[-1].index
+        index = screen.timeline.calls[-1].index
         assert view.current == Row(index, 0, 0)
         await pilot.press("space")
         assert index not in view.expanded
@@ -173,40 +130,38 @@ async def test_space_folds_and_unfolds_a_call(app_factory: AppFactory) -> None:
         assert index in view.expanded
         await pilot.press("down")
         assert view.current == Row(index, 1, 0)
-        assert screen.selected == (index, 1)
+        await wait_for(pilot, lambda: screen.selected == (index, 1))
 
 
 async def test_filter_keeps_matching_calls(app_factory: AppFactory) -> None:
     app = app_factory(answers=FixedAnswers({}))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        await call_and_wait(pilot, screen, "add", {"a": 1, "b": 1})
-        await call_and_wait(pilot, screen, "get_weather", {"location": "Oslo"})
-        assert screen._timeline().calls[-1].status == "no-answer"
+        await finished_call(pilot, "add", {"a": 1, "b": 1})
+        screen = await finished_call(pilot, "get_weather", {"location": "Oslo"})
+        assert screen.timeline.calls[-1].status == "no-answer"
         await pilot.press("f")
         await pilot.press(*"error")
         view = screen.timeline_view
         view.ensure_rows()
-        assert {row.call for row in view.rows} == {screen._timeline().calls[-1].index}
+        assert {row.call for row in view.rows} == {screen.timeline.calls[-1].index}
         await pilot.press("enter")
         assert view.has_focus
         view.filter_text = "name:add"
         view.ensure_rows()
         assert {row.call for row in view.rows} == {6}
+        await pilot.press("f", "escape")  # escape in the filter box leaves it, not the screen
+        assert view.has_focus and isinstance(app.screen, MainScreen)
 
 
 async def test_large_result_shows_folded_and_x_unfolds_it(app_factory: AppFactory) -> None:
-    app = app_factory()
+    app = app_factory(peer=peers.with_test_tools)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        await call_and_wait(pilot, screen, "heavy_report", {})
-        call = screen._timeline().calls[-1]
+        screen = await finished_call(pilot, "big_report", {})
+        call = screen.timeline.calls[-1]
         final = call.final_round
         assert final is not None and final.response is not None
         assert len(final.response.raw) > 5_000_000
         detail = screen.query_one(DetailView)
-        screen.timeline_view.select_call(call.index)
-        await pilot.pause()
         assert detail.document.folded
         assert any("press x to unfold" in line for line in detail.plain_lines)
         assert len(detail.plain_lines) < 3 * FOLD_LINES
@@ -217,47 +172,43 @@ async def test_large_result_shows_folded_and_x_unfolds_it(app_factory: AppFactor
 
 
 async def test_server_text_is_shown_literally(app_factory: AppFactory) -> None:
-    app = app_factory(hostile=True, stderr=("\x1b[2J\x1b[31mwiped?", "[bold red]not bold[/]"))
+    stderr = ("\x1b[2J\x1b[31mwiped?", "[bold red]not bold[/]")
+    app = app_factory(peer=lambda: peers.with_test_tools(stderr))
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        assert "[bold red]x" in screen.query_one(Catalog).visible_names
+        names = screen.query_one(Catalog).visible_names
+        assert peers.HOSTILE_NAME in names
+        big = screen.query_one(CatalogList).get_option(f"tools:{names.index('big_report')}")
+        assert str(big.prompt).strip() == "big_report [ro] [idem]"  # its annotations, as marks
         console = screen.query_one(Console)
         assert console.plain[:2] == ["␛[2J␛[31mwiped?", "[bold red]not bold[/]"]
         assert "\x1b" not in "".join(console.plain)
 
 
 async def test_connect_failure_shows_the_error_and_stderr_then_retry_connects(tmp_path: Path) -> None:
-    failure = StartFailure(
-        "the server exited with code 1 before answering",
-        "check the command",
-        ["Traceback (most recent call last):", "ImportError: no module named foo"],
-    )
-    sessions: list[ScriptedSession] = []
+    sessions: list[InspectorSession] = []
+    stderr = ["Traceback (most recent call last):", "ImportError: no module named foo"]
 
-    def factory(target: Target, answers: Any) -> ScriptedSession:
-        sessions.append(ScriptedSession(answers, connect_error=None if sessions else failure))
-        return sessions[-1]
+    def first_crashes() -> Peer:
+        return peers.crashing(stderr) if not sessions else peers.demo()
 
-    app = InspectorApp(
-        factory, DEMO, None, None, config_dir=tmp_path, home=tmp_path, cwd=tmp_path, answers=FixedAnswers()
-    )
+    app = make_app(tmp_path, answers=FixedAnswers(), peer=first_crashes, sessions=sessions)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.state == "failed")
-        screen = main_screen(app)
+        screen = main_screen(pilot)
         panel = screen.query_one(ConnectErrorPanel)
         assert panel.display is True
         shown = str(panel.render())
-        assert (
-            "the server exited with code 1" in shown
-            and "ImportError: no module named foo" in shown
-            and "check the command" in shown
-        )
-        assert screen.failure is failure
+        assert "the peer exited with code 1" in shown and "ImportError: no module named foo" in shown
+        assert "see the server's stderr in the console" in shown  # the hint
+        assert isinstance(screen.failure, ConnectError)
+        assert screen.check_action("reconnect", ()) is True
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.state == "connected")
         assert len(sessions) == 2  # a fresh session from the factory
         assert panel.display is False
         assert screen.session is sessions[1]
+        assert screen.check_action("reconnect", ()) is False
 
 
 async def test_theme_key_cycles_the_inspector_themes(app_factory: AppFactory) -> None:
@@ -274,12 +225,150 @@ async def test_theme_key_cycles_the_inspector_themes(app_factory: AppFactory) ->
         assert app.theme == "inspector-dark"
 
 
+async def test_unknown_theme_is_reported_and_the_default_used(tmp_path: Path) -> None:
+    (tmp_path / "config" / "themes").mkdir(parents=True)
+    (tmp_path / "config" / "themes" / "broken.toml").write_text("name = ")
+    app = make_app(tmp_path, theme="no-such-theme")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "inspector-dark"
+        assert len(app.theme_problems) == 2
+        assert any("broken.toml" in p for p in app.theme_problems) and any(
+            "no-such-theme" in p for p in app.theme_problems
+        )
+
+
 async def test_timeline_cursor_follows_the_newest_call(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
+        screen = await finished_call(pilot, "add", {"a": 1, "b": 2})
         view = screen.query_one(TimelineView)
-        await call_and_wait(pilot, screen, "add", {"a": 1, "b": 2})
         view.ensure_rows()
         assert view.current == Row(6, 0, 0)
         assert screen.selected == (6, 0)
+
+
+async def test_quit_closes_the_session(app_factory: AppFactory) -> None:
+    sessions: list[InspectorSession] = []
+    app = app_factory(sessions=sessions)
+    async with app.run_test(size=SIZE) as pilot:
+        await connected(pilot)
+        await pilot.press("q")
+    assert sessions[0].timeline.connected is False
+    assert sessions[0].timeline.console[-1].text.startswith("connection closed")
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The header says "demo (stdio) · inspector-demo 0.1.0 · modern 2026-07-28 · ● connected". The catalog lists
+    the 10 demo tools (get_weather, update_work_item, rolling_login, book_meeting, open_dashboard, ask_capital,
+    show_roots, heavy_report, slow_count, add), the code_review prompt, the demo://about resource and the
+    demo://report{?section} template; the catalog has the focus, get_weather highlighted. The timeline shows five
+    one-round calls, each "1 round 24ms complete", newest (#5 resources/templates/list) on top; the detail pane
+    previews the highlighted tool, "tool: get_weather" and its definition as coloured JSON; the requestState panel
+    says there is none; the console is empty; the footer lists call, search, filter, help, theme, quit (no call is
+    highlighted, so no export)."""
+
+    async def steps(pilot: Any) -> None:
+        await connected(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)
+
+
+def test_multi_round_call_with_request_state(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """Call #6 tools/call update_work_item is unfolded into three rounds: id 6 → input_required resolution,
+    id 7 retry → input_required duplicate_of with a lock mark, id 8 retry → complete, each 12ms; under round 1
+    "answered resolution: resolution="Duplicate" (you)", under round 2 "answered duplicate_of: duplicate_of=4301
+    (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 → id 7" with the exact request
+    (carrying inputResponses and requestState) and response; the requestState panel shows the base64 value in its
+    own colour, its length and sha256, "looks like: base64 (of JSON)" and a green "✓ echoed unchanged by the
+    retry"."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
+        screen.timeline_view.focus()
+        screen.timeline_view.select_call(6, 2)
+        await wait_for(pilot, lambda: screen.selected == (6, 2))
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)
+
+
+def test_server_text_shown_literally(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """After the demo's tools the catalog lists literally "[bold red]x" (not bold, not red), then "big_report
+    [ro] [idem]" (its annotations as dim marks) and stall. The console's lines read literally "␛[2J␛[31mwiped?"
+    and "[link=https://evil.example]click[/link]": the screen was not cleared, nothing is red and there is no
+    link."""
+    app = make_app(tmp_path, peer=lambda: peers.with_test_tools(HOSTILE_STDERR))
+
+    async def steps(pilot: Any) -> None:
+        await connected(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_connect_failure_shows_stderr(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The header says "✗ failed" in the error colour. In the middle column a red-bordered "connection failed"
+    panel reads "could not connect: could not probe the server: the server went away (exit code 1): the peer exited
+    with code 1", "try: see the server's stderr in the console", then "server stderr (2 lines):" with the Traceback
+    and ModuleNotFoundError lines, and "press r to retry..." at the end. The console shows the same two lines and
+    "connection closed"; the timeline holds #1 server/discover, failed."""
+    app = make_app(tmp_path, peer=lambda: peers.crashing(CRASH))
+
+    async def steps(pilot: Any) -> None:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, MainScreen) and pilot.app.screen.state == "failed")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_filter_shows_only_errors(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The filter box under the timeline holds "error"; the timeline shows one call, "#7 tools/call get_weather"
+    with status no-answer in the error colour; calls #1-#6 are hidden."""
+    app = make_app(tmp_path, answers=FixedAnswers({}))
+
+    async def steps(pilot: Any) -> None:
+        await finished_call(pilot, "add", {"a": 1, "b": 2})
+        await finished_call(pilot, "get_weather", {"location": "Oslo"})
+        await pilot.press("f", *"error")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_large_result_folded(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """Call #6 tools/call big_report (about 5 MB) is highlighted; the detail pane shows its params and the start of
+    the result as JSON right away; scrolled to the end, the last line says "⋯ folded after 200 lines of 5.6 MB ·
+    press x to unfold"; the footer offers x unfold, export and edit & resend."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await finished_call(pilot, "big_report", {})
+        detail = screen.query_one("#detail")
+        detail.focus()
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path, peer=peers.with_test_tools), terminal_size=SIZE, run_before=steps)
+
+
+def test_light_theme(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The main screen after a two-round get_weather call, round 1 highlighted, in inspector-light: dark text on a
+    near-white background, blue request ids, amber input_required, green complete; every part stays readable."""
+    app = make_app(tmp_path, theme="inspector-light", answers=FixedAnswers(LOGIN_ANSWER))
+
+    async def steps(pilot: Any) -> None:
+        screen = await finished_call(pilot, "get_weather", {"location": "Lisbon"})
+        screen.timeline_view.select_call(6, 1)
+        await wait_for(pilot, lambda: screen.selected == (6, 1))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_contrast_theme(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The main screen after a two-round get_weather call, in inspector-contrast: pure black background, cyan
+    request ids, yellow input_required, bright green complete."""
+    app = make_app(tmp_path, theme="inspector-contrast", answers=FixedAnswers(LOGIN_ANSWER))
+
+    async def steps(pilot: Any) -> None:
+        await finished_call(pilot, "get_weather", {"location": "Lisbon"})
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from inspector.session.timeline import RequestState
-from inspector.ui import known_targets
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.session import records
+from inspector.session.builder import TimelineBuilder
+from inspector.session.timeline import RequestState, Timeline
+from inspector.targets import known as known_targets
+from inspector.targets.target import Target
 from inspector.ui.safe_text import clean, one_line, safe
-from inspector.ui.scripted import recorded_timeline
-from inspector.ui.target import Target
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
 from inspector.ui.widgets.request_state import echo_line, looks_like
 from inspector.ui.widgets.timeline_rows import CallFilter, Row, build_rows
@@ -118,6 +120,30 @@ def test_echo_line_ticks_only_when_echoed() -> None:
     assert echo_line(RequestState("x", echoed=True))[0].startswith("✓")
     assert echo_line(RequestState("x", echoed=False))[0].startswith("✗")
     assert "✓" not in echo_line(RequestState("x"))[0]
+
+
+def recorded_timeline(calls: int) -> Timeline:
+    """A timeline of ``calls`` finished ``add`` calls, every fifth one in three rounds, each retry echoing the
+    requestState (built from records)."""
+    builder = TimelineBuilder()
+    next_id = 1
+    for index in range(1, calls + 1):
+        builder.apply(records.call_started(index, index, "tools/call", {"name": "add", "arguments": {"a": index}}))
+        rounds = 3 if index % 5 == 0 else 1
+        for round_ in range(rounds):
+            params: JsonObject = {"name": "add"} if round_ == 0 else {"name": "add", "requestState": f"r{round_ - 1}"}
+            request = {"jsonrpc": "2.0", "id": next_id, "method": "tools/call", "params": params}
+            builder.apply(records.wire(index, "c2s", json.dumps(request), call=index))
+            last = round_ == rounds - 1
+            result: JsonObject = (
+                {"resultType": "complete", "content": [{"type": "text", "text": str(index + 1)}]}
+                if last
+                else {"resultType": "input_required", "requestState": f"r{round_}"}
+            )
+            builder.apply(records.wire(index, "s2c", json.dumps({"jsonrpc": "2.0", "id": next_id, "result": result})))
+            next_id += 1
+        builder.apply(records.call_ended(index, index, "complete"))
+    return builder.timeline
 
 
 def test_rows_newest_first_and_filter_terms() -> None:

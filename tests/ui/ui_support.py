@@ -1,21 +1,36 @@
-"""Helpers for the TUI tests: the app on a ScriptedSession (no server), fixed size, bounded waits."""
+"""Helpers for the TUI tests: the app on the real ``InspectorSession`` over the memory transport to an in-process
+peer (``peers.py``), a step clock so latencies are the same on every run, fixed size, bounded waits on events."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from peers import demo
 from textual.pilot import Pilot
 
-from inspector.answers.base import Answer, NoAnswer
+from inspector.answers.base import Answer, AnswerSource, NoAnswer
+from inspector.demo.in_process import NAME
+from inspector.session.recorder import Recorder
+from inspector.session.session import EraMode, InspectorSession
+from inspector.targets.target import Target
+from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
-from inspector.ui.scripted import ScriptedSession
-from inspector.ui.target import Target
+from inspector.ui.screens.main import MainScreen
 
-SIZE = (160, 45)
-DEMO = Target.from_spec("python -m inspector.demo", name="demo")
+SIZE: Final = (160, 45)
+DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")
+WAIT_S: Final = 30.0
+"""How long a test waits for what it expects before failing (generous: the suite runs on a loaded 2-core machine)."""
+WORK_ITEM: Final = {"workItemId": 4211, "fields": {"state": "Resolved"}}
+WORK_ITEM_ANSWERS: Final = {
+    "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
+    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+}
+LOGIN_ANSWER: Final = {"github_login": {"action": "accept", "content": {"name": "octocat"}}}
+PeerFactory = Callable[[], Peer]
 
 
 class FixedAnswers:
@@ -32,36 +47,31 @@ class FixedAnswers:
         return Answer(self.by_key[key], "you")
 
 
-class StartFailure(Exception):
-    """Looks like the transport's start error: message, hint, stderr."""
-
-    def __init__(self, message: str, hint: str, stderr: list[str]) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.stderr = stderr
-
-
-WORK_ITEM_ANSWERS = {
-    "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
-}
+def memory_session(
+    peer: Peer, answers: AnswerSource, *, era: EraMode = "auto", recorder: Recorder | None = None
+) -> InspectorSession:
+    """The real session over the memory transport to ``peer``; one step clock for both, so every round's latency
+    is the same on every run."""
+    clock = StepClock()
+    transport = MemoryTransport(peer, name=NAME, clock=clock)
+    return InspectorSession(transport, answers, era=era, recorder=recorder, clock=clock)
 
 
 def make_app(
     tmp_path: Path,
     *,
-    answers: FixedAnswers | None = None,
+    answers: AnswerSource | None = None,
     target: Target | None = DEMO,
     theme: str | None = None,
-    sessions: list[ScriptedSession] | None = None,
-    **session_options: Any,
+    peer: PeerFactory = demo,
+    sessions: list[InspectorSession] | None = None,
 ) -> InspectorApp:
-    """The app with a scripted session factory; every session built is appended to ``sessions``."""
+    """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
+    ``sessions``."""
     built = sessions if sessions is not None else []
 
-    def factory(target: Target, given: Any) -> ScriptedSession:
-        session = ScriptedSession(given, **session_options)
+    def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
+        session = memory_session(peer(), given, era=chosen.era)
         built.append(session)
         return session
 
@@ -79,8 +89,34 @@ def make_app(
     )
 
 
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Pause the pilot until ``condition`` holds (bounded: fails after ``timeout`` seconds)."""
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = WAIT_S) -> None:
+    """Let the app run until ``condition`` holds (bounded: fails after ``timeout`` seconds)."""
     async with asyncio.timeout(timeout):
         while not condition():
             await pilot.pause()
+
+
+def main_screen(pilot: Pilot[Any]) -> MainScreen:
+    """The main screen, wherever it is in the stack (a modal may be over it)."""
+    for screen in reversed(pilot.app.screen_stack):
+        if isinstance(screen, MainScreen):
+            return screen
+    raise LookupError("no main screen")
+
+
+async def connected(pilot: Pilot[Any]) -> MainScreen:
+    """Wait until the main screen is on top with its catalog listed (or, for a recording, shown)."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.catalog_loaded)
+    return main_screen(pilot)
+
+
+async def finished_call(pilot: Pilot[Any], name: str, arguments: dict[str, Any]) -> MainScreen:
+    """Call tool ``name`` from the connected main screen and wait until the call has ended and is shown."""
+    screen = await connected(pilot)
+    before = len(screen.timeline.calls)
+    screen.run_call("tools", name, arguments)
+    await wait_for(pilot, lambda: len(screen.timeline.calls) > before and screen.timeline.calls[-1].ended)
+    await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == len(screen.timeline.calls))
+    await pilot.pause()
+    return screen

@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static, TextArea
 
+from inspector.protocol.json_input import parse_object
 from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
@@ -27,12 +28,9 @@ if TYPE_CHECKING:
 
 def parse_answers(text: str) -> tuple[dict[str, Any] | None, str]:
     """(answers, "") when ``text`` is a JSON object whose values are objects, else (None, why not)."""
-    try:
-        value = json.loads(text or "{}")
-    except ValueError as exc:
-        return None, f"not JSON: {exc}"
-    if not isinstance(value, dict):
-        return None, "the answers must be one JSON object: {input key: response}"
+    value, problem = parse_object(text, "the answers ({input key: response})")
+    if value is None:
+        return None, problem
     for key, response in value.items():
         if not isinstance(response, dict):
             return None, f"the answer to {key!r} must be a JSON object (an ElicitResult, CreateMessageResult ...)"

@@ -21,7 +21,7 @@ from textual.widgets import Input, Static, TextArea
 from inspector.answers.base import CallCancelled, InputRequest, NoAnswer
 from inspector.answers.roots import ConfiguredRoots
 from inspector.demo.schemas import MEETING_MESSAGE, MEETING_SCHEMA
-from inspector.ui.answers import InteractiveAnswers, RootsSource, calling
+from inspector.ui.interactive_answers import InteractiveAnswers, RootsSource, calling
 from inspector.ui.safe_text import safe
 from inspector.ui.themes import default_variables
 

@@ -16,9 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from inspector.ui import known_targets
+from inspector.targets import known as known_targets
+from inspector.targets.target import Target
 from inspector.ui.safe_text import one_line
-from inspector.ui.target import Target
 
 if TYPE_CHECKING:
     from pathlib import Path

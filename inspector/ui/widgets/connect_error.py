@@ -20,11 +20,14 @@ class ConnectErrorPanel(Static):
     """Shows a connect failure instead of a traceback."""
 
     DEFAULT_CSS = """
-    ConnectErrorPanel { border: round $error; color: $foreground; padding: 0 1; height: auto; max-height: 60%; }
+    ConnectErrorPanel {
+        border: round $error; color: $foreground; padding: 0 1; height: auto; max-height: 60%; display: none;
+    }
     """
 
     def show_failure(self, error: BaseException, stderr_seen: list[str]) -> None:
-        """The failure, then every stderr line (the error's own, else the ones the console saw)."""
+        """Show the failure (the panel is hidden until then), then every stderr line (the error's own, else the
+        ones the console saw)."""
         message, hint, stderr = describe_failure(error)
         text = Text(end="")
         text.append("could not connect: ", style="bold")
@@ -39,3 +42,4 @@ class ConnectErrorPanel(Static):
         text.append("\n\npress r to retry, escape to choose another server, q to quit", style="italic")
         self.border_title = "connection failed"
         self.update(text)
+        self.display = True

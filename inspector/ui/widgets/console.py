@@ -10,6 +10,8 @@ from textual.widgets import RichLog
 from inspector.ui.safe_text import clean
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from inspector.session.timeline import ConsoleLine
 
 SOURCE_CLASS: dict[str, str] = {
@@ -42,6 +44,11 @@ class Console(RichLog):
         """How many console lines were appended (for tests)."""
         self.plain: list[str] = []
         """The last lines as shown, without styles (for tests)."""
+
+    def extend(self, lines: Iterable[ConsoleLine]) -> None:
+        """Write each line in turn."""
+        for line in lines:
+            self.append(line)
 
     def append(self, line: ConsoleLine) -> None:
         """Write one line: a source tag, then the text literally."""

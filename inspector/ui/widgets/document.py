@@ -118,6 +118,14 @@ def _findings(doc: Document, found: list[Finding]) -> None:
             doc.add("dim", f"  {finding.hint}")
 
 
+def item_document(kind: str, item: dict[str, Any]) -> Document:
+    """A catalog item as the server listed it ("tool: get_weather", then its JSON)."""
+    doc = Document()
+    doc.add("heading", f"{kind[:-1]}: {item.get('name', item.get('uri', ''))}")
+    doc.json(item, unfold=False)
+    return doc
+
+
 def call_document(call: Call, *, unfold: bool = False) -> Document:
     """The detail of a call: what was asked, how it ended, its findings."""
     doc = Document()

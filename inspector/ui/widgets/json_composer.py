@@ -14,6 +14,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
+from inspector.protocol.json_input import parse_object
+
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
@@ -38,13 +40,7 @@ def skeleton(schema: Any) -> dict[str, Any]:
 
 def parse_arguments(text: str) -> tuple[dict[str, Any] | None, str]:
     """(arguments, "") when ``text`` is a JSON object, else (None, why not)."""
-    try:
-        value = json.loads(text or "{}")
-    except ValueError as exc:
-        return None, f"not JSON: {exc}"
-    if not isinstance(value, dict):
-        return None, "the arguments must be a JSON object"
-    return value, ""
+    return parse_object(text, "the arguments")
 
 
 class JsonComposer(Vertical):

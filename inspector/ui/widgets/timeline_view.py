@@ -17,6 +17,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
 from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Palette, Row, build_rows, render_row
 
 if TYPE_CHECKING:
@@ -102,6 +103,26 @@ class TimelineView(ScrollView, can_focus=True):
             self._rebuild_scheduled = True
             self.call_later(self._rebuild)
 
+    # The timeline bridge posts here: the rows follow the model (the messages bubble on to the screen).
+    def on_call_was_started(self, message: CallWasStarted) -> None:
+        self.refresh_model(message.call.index)
+
+    def on_round_was_started(self, message: RoundWasStarted) -> None:
+        if message.round.index > 1:
+            self.auto_unfold(message.call.index)
+        self.refresh_model(message.call.index)
+
+    def on_round_was_updated(self, message: RoundWasUpdated) -> None:
+        self.refresh_model(message.call.index)
+
+    def on_call_was_finished(self, message: CallWasFinished) -> None:
+        self.refresh_model(message.call.index)
+
+    def on_finding_was_raised(self, message: FindingWasRaised) -> None:
+        count = len(message.timeline.findings)
+        self.border_subtitle = f"⚠ {count} finding{'s' if count != 1 else ''}"
+        self.refresh_model(message.finding.call_index)
+
     def auto_unfold(self, call: int) -> None:
         """Unfold a call that is running several rounds, unless the user folded it."""
         if call not in self.folded_by_user and call not in self.expanded:
@@ -137,6 +158,12 @@ class TimelineView(ScrollView, can_focus=True):
         """The highlighted row."""
         self.ensure_rows()
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    def show_resend(self, call: int, resent: int) -> None:
+        """``call`` resends ``resent``: shown right above it, marked ``↻ #N``, and highlighted."""
+        self.follows[call] = resent
+        self._dirty = True  # the rows may already have been rebuilt with the new call at the top
+        self.select_call(call)
 
     def select_call(self, call: int, round_: int = 0) -> None:
         """Highlight a call (unfolding it when a round is asked for)."""
@@ -174,6 +201,12 @@ class TimelineView(ScrollView, can_focus=True):
         if key is not None and key != self._last_posted:
             self._last_posted = key
             self.post_message(self.Highlighted(*key))
+
+    def on_focus(self) -> None:
+        # Back on the timeline, its highlighted row is what the detail pane shows again (the catalog may have
+        # previewed one of its items since): announced anew even though the cursor did not move.
+        self._last_posted = None
+        self._announce()
 
     # ------------------------------------------------------------------------------------------------ actions
     def action_cursor(self, delta: int) -> None:

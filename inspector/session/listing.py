@@ -1,0 +1,89 @@
+"""Listing the catalog: every page of a list as the rounds of one call, and the tools a client may call."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from inspector.protocol.headers import x_mcp_header_problems
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import CATALOG, CatalogKind
+from inspector.session import findings as lint
+from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.ledger import CallLedger
+from inspector.session.mrtr import is_input_required
+from inspector.session.outcome import Outcome
+
+Send = Callable[[int, str, JsonObject, JsonObject | None], Awaitable[JsonObject]]
+RpcFailed = Callable[[int, str, RpcError, JsonObject | None], Outcome]
+
+
+class CatalogLister:
+    """Lists a kind of catalog entry, page by page (a cursor seen twice ends it), for the session."""
+
+    def __init__(self, ledger: CallLedger, send: Send, rpc_failed: RpcFailed, *, http: bool) -> None:
+        self.ledger = ledger
+        self._send = send
+        self._rpc_failed = rpc_failed
+        self._http = http
+        self.tools: dict[str, JsonObject] = {}
+        """The tools of the last complete tools/list, by name."""
+
+    async def list_all(self, kind: CatalogKind) -> Outcome:
+        """Every page of ``kind``'s list; ``result`` holds all the items."""
+        entry = CATALOG[kind]
+        method, field = entry.list_method, entry.items_field
+        ledger = self.ledger
+        call = ledger.start(method, {})
+        items: list[JsonObject] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        try:
+            while True:
+                params: JsonObject = {} if cursor is None else {"cursor": cursor}
+                page = await self._send(call, method, params, None)
+                if is_input_required(page):
+                    return ledger.end(call, "failed", forbidden_input_required(method), result=page)
+                found = page.get(field)
+                if isinstance(found, list):
+                    items.extend(item for item in found if isinstance(item, dict))
+                next_cursor = page.get("nextCursor")
+                if not isinstance(next_cursor, str) or next_cursor in seen:
+                    break
+                seen.add(next_cursor)
+                cursor = next_cursor
+        except RpcError as error:
+            return self._rpc_failed(call, method, error, None)
+        except RequestFailed as failure:
+            return ledger.failed(call, failure)
+        except asyncio.CancelledError:
+            ledger.interrupted(call)
+            raise
+        if kind == "tools":
+            items = self._admit_tools(call, items)
+        return ledger.end(call, "complete", result={field: items})
+
+    def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
+        """The tools a client may call: over HTTP, one with an invalid x-mcp-header is left out (SEP-2243)."""
+        admitted: list[JsonObject] = []
+        for tool in tools:
+            schema = tool.get("inputSchema")
+            problems = x_mcp_header_problems(schema) if isinstance(schema, dict) and self._http else []
+            if problems:
+                self.ledger.finding(
+                    lint.make(
+                        "invalid-x-mcp-header",
+                        f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",
+                        call=call,
+                        hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243).",
+                    )
+                )
+                continue
+            admitted.append(tool)
+        self.tools = {str(tool.get("name")): tool for tool in admitted}
+        return admitted
+
+
+def forbidden_input_required(method: str) -> str:
+    """What a call that answered input_required where it may not is told."""
+    return f"{method} answered input_required, which only tools/call, prompts/get and resources/read may do"

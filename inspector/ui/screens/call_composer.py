@@ -1,0 +1,100 @@
+"""From a catalog item or a call on the timeline to a call to make: the composer, or the answers editor for a resend.
+
+``CallComposer`` is held by the main screen. It opens the modal that asks what to send (the composer built from a
+tool's ``inputSchema``, pre-filled with a resent call's arguments; or a resent round's answers as JSON) and hands
+what the user composed to ``send``, the screen's ``run_call``. It never makes a call itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from inspector.ui.modals.answers_editor import AnswersEditor
+from inspector.ui.resend import EditedAnswers, answers_of, resend_plan
+from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from inspector.answers.base import AnswerSource
+    from inspector.protocol.methods import CatalogKind
+    from inspector.session.timeline import Call
+
+
+class SendCall(Protocol):
+    """Makes one call (the main screen's ``run_call``)."""
+
+    def __call__(
+        self,
+        kind: CatalogKind,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        answers: AnswerSource | None = None,
+        resend_of: int | None = None,
+    ) -> object: ...
+
+
+class CallComposer:
+    """Asks the user what to send, then sends it (see the module docstring)."""
+
+    def __init__(self, app: App[Any], send: SendCall, answers: AnswerSource) -> None:
+        self.app = app
+        self.send = send
+        self.answers = answers
+        """Answers the questions an edited resend has no edited answer for (the interactive source)."""
+
+    def choose(self, item: dict[str, Any], kind: CatalogKind) -> None:
+        """A catalog item was chosen: a resource is read and a prompt without arguments got at once; anything else
+        is composed first."""
+        if kind == "resources":
+            self.send(kind, str(item.get("uri", "")), None)
+        elif kind == "prompts" and not item.get("arguments"):
+            self.send(kind, str(item.get("name", "")), {})
+        else:
+            self.compose(item, kind)
+
+    def compose(
+        self,
+        item: dict[str, Any],
+        kind: CatalogKind,
+        *,
+        initial: dict[str, Any] | None = None,
+        title: str = "",
+        resend_of: int | None = None,
+    ) -> None:
+        """Open the composer for ``item``, then make the call it composes (a template is read at its URI)."""
+
+        def composed(value: ComposeResultValue | None) -> None:
+            if value is None:
+                return
+            name, arguments = value
+            if kind == "templates":
+                self.send("resources", str(arguments.get("uri", name)), None, resend_of=resend_of)
+            else:
+                self.send(kind, name, arguments, resend_of=resend_of)
+
+        self.app.push_screen(ComposeScreen(item, kind=kind, initial=initial, title=title), composed)
+
+    def resend(self, call: Call, round_: int, catalog: dict[CatalogKind, list[dict[str, Any]]]) -> str | None:
+        """Compose ``call`` again (its arguments), or from a round row edit the answers it was given; returns why
+        it cannot be resent (None: the modal is open)."""
+        plan = resend_plan(call, catalog)
+        if plan is None:
+            return f"{call.method} cannot be resent (tools/call, prompts/get and resources/read can)"
+        answers = answers_of(call)
+        if not (round_ and answers):
+            self.compose(plan.item, plan.kind, initial=plan.arguments, title=plan.title, resend_of=call.index)
+            return None
+
+        def edited(value: dict[str, Any] | None) -> None:
+            if value is None:
+                return
+            kind: CatalogKind = "resources" if plan.kind == "templates" else plan.kind
+            name = str(plan.arguments.get("uri", "")) if kind == "resources" else str(plan.item.get("name", ""))
+            arguments = None if kind == "resources" else plan.arguments
+            source = EditedAnswers(value, self.answers)
+            self.send(kind, name, arguments, answers=source, resend_of=call.index)
+
+        self.app.push_screen(AnswersEditor(call, round_, answers), edited)
+        return None

@@ -1,0 +1,50 @@
+"""What the detail pane and the requestState panel show for the highlighted call or round (pure: no textual).
+
+A round shows its exchange and its own requestState; a call shows its summary and the requestState of its last round
+that carried one; a resent call also compares its result with the call it resent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from inspector.ui.resend import add_comparison
+from inspector.ui.widgets.document import Document, call_document, round_document
+
+if TYPE_CHECKING:
+    from inspector.session.timeline import Call, RequestState, Timeline
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The highlighted call (and round, 0 for the call row), its document, and the requestState panel's contents."""
+
+    call: Call
+    round: int
+    document: Document
+    where: str
+    """The requestState panel's label ("#6 round 2")."""
+    state: RequestState | None
+
+
+def selection(
+    timeline: Timeline, call_index: int, round_index: int, *, unfold: bool, resent_from: dict[int, int]
+) -> Selection | None:
+    """What to show for ``(call_index, round_index)`` (None when there is no such call); ``resent_from`` maps a
+    resent call to the call it resent."""
+    call = timeline.call(call_index)
+    if call is None:
+        return None
+    if round_index and round_index <= len(call.rounds):
+        round_ = call.rounds[round_index - 1]
+        doc = round_document(call, round_, unfold=unfold)
+        return Selection(call, round_index, doc, f"#{call_index} round {round_index}", round_.request_state)
+    doc = call_document(call, unfold=unfold)
+    old = timeline.call(resent_from.get(call_index, 0))
+    if old is not None:
+        add_comparison(doc, old, call)
+    with_state = [r for r in call.rounds if r.request_state is not None]
+    if with_state:
+        return Selection(call, 0, doc, f"#{call_index} round {with_state[-1].index}", with_state[-1].request_state)
+    return Selection(call, 0, doc, f"#{call_index}", None)

@@ -1,0 +1,56 @@
+"""``subscriptions/listen`` against the official SDK's own subscription server: the acknowledgement compared with
+what was asked (taskIds, which that server does not honour, is said), the events matched by subscription id on the
+listen's call, and a listen the client ends (stdio: notifications/cancelled) told apart from a lost one."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from inspector.answers.build import build_answer_source
+from inspector.session.session import InspectorSession
+from inspector.transport.stdio import StdioTransport
+
+SERVER = [sys.executable, str(Path(__file__).resolve().parents[1] / "fixtures" / "listen_server.py")]
+ASKED = {"toolsListChanged": True, "resourceSubscriptions": ["demo://watched"], "taskIds": ["t-1"]}
+
+
+async def test_a_listen_is_acknowledged_gets_its_events_and_ends_when_the_client_says() -> None:
+    session = InspectorSession(StdioTransport(SERVER), build_answer_source(), timeout=20)
+    stop = asyncio.Event()
+    try:
+        async with asyncio.timeout(60):
+            await session.connect()
+            listening = asyncio.ensure_future(session.listen(ASKED, stop))
+            acked = asyncio.Event()
+            events = asyncio.Event()
+
+            def watch(_: object) -> None:
+                listens = [c for c in session.timeline.calls if c.listen is not None]
+                if listens and listens[0].listen and listens[0].listen.honoured is not None:
+                    acked.set()
+                if listens and listens[0].listen and len(listens[0].listen.events) >= 2:
+                    events.set()
+
+            session.timeline.subscribe(watch)
+            await acked.wait()
+            await session.call_tool("change_tools", {})
+            await session.call_tool("touch", {"uri": "demo://watched"})
+            await events.wait()
+            stop.set()
+            outcome = await listening
+    finally:
+        await session.close()
+    (call,) = [c for c in session.timeline.calls if c.listen is not None]
+    span = call.listen
+    assert span is not None and span.honoured is not None
+    assert span.honoured.get("toolsListChanged") is True and "taskIds" not in span.honoured
+    methods = [(e.message or {}).get("method") for e in span.events]
+    assert methods == ["notifications/tools/list_changed", "notifications/resources/updated"]
+    codes = [f.code for f in call.all_findings()]
+    assert "listen-ack-differs" in codes and "taskIds" in next(f.message for f in call.all_findings())
+    assert outcome.status == "cancelled" and span.end == "cancelled"
+    (cancel,) = [n for n in call.rounds[0].notifications if n.direction == "c2s"]
+    assert cancel.message is not None and cancel.message["method"] == "notifications/cancelled"
+    assert cancel.message["params"]["requestId"] == call.rounds[0].request_id, "stdio ends a listen by its id"

@@ -1,0 +1,134 @@
+"""The keys on the highlighted call (``CallKeys``, the container of the main screen's panes): which of export, edit &
+resend and cancel are offered for what is highlighted, that they work wherever the focus is among the panes, and
+cancel on a call in flight (on the wire, or between rounds); pilot tests and an SVG snapshot (the docstring says
+what a person should see). Export and resend are the export dialog's and the composer's / answers editor's tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import peers
+from ui_support import SIZE, WORK_ITEM, connected, finished_call, make_app, wait_for
+
+from inspector.answers.base import Answer
+from inspector.ui.app import InspectorApp
+from inspector.ui.keys import gather_keys
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.widgets.call_keys import CallKeys
+from inspector.ui.widgets.catalog import CatalogList
+from inspector.ui.widgets.timeline_rows import Row
+
+AppFactory = Callable[..., InspectorApp]
+SnapCompare = Callable[..., bool]
+CALL_KEYS = ("export", "resend", "cancel_call")
+
+
+def offered(keys: CallKeys) -> dict[str, bool]:
+    """Which call keys ``check_action`` offers now (what the footer, the help and the palette show)."""
+    return {action: keys.check_action(action, ()) is True for action in CALL_KEYS}
+
+
+async def stalled_call(pilot: Any, screen: MainScreen) -> int:
+    """Start ``stall`` (it waits until cancelled), highlight it, and return its index."""
+    screen.run_call("tools", "stall", {})
+    await wait_for(pilot, lambda: screen.timeline.calls[-1].name == "stall" and screen.timeline.calls[-1].rounds != [])
+    call = screen.timeline.calls[-1].index
+    screen.timeline_view.focus()
+    screen.timeline_view.select_call(call)
+    await wait_for(pilot, lambda: screen.selected == (call, 0))
+    return call
+
+
+# ---------------------------------------------------------------------------------------------------- pilot tests
+async def test_the_keys_offered_follow_the_highlighted_call(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        keys = screen.query_one(CallKeys)
+        assert keys.live is True
+        assert offered(keys) == {"export": False, "resend": False, "cancel_call": False}  # nothing highlighted
+        screen.timeline_view.focus()
+        await wait_for(pilot, lambda: screen.selected == (5, 0))
+        assert keys.call is not None and keys.call.method == "resources/templates/list"
+        assert offered(keys) == {"export": True, "resend": False, "cancel_call": False}  # a listing is not resent
+        await finished_call(pilot, "add", {"a": 1, "b": 2})
+        assert keys.call is not None and keys.call.name == "add" and keys.round == 0
+        assert offered(keys) == {"export": True, "resend": True, "cancel_call": False}  # ended: nothing to cancel
+        # The keys work wherever the focus is among the panes: the footer lists them with the catalog focused too.
+        screen.query_one(CatalogList).focus()
+        await pilot.pause()
+        footer = {binding.binding.action for binding in screen.active_bindings.values()}
+        assert {"export", "resend"} <= footer and "cancel_call" not in footer
+        where = {key.id: key.where for key in gather_keys(screen)}
+        assert where["main.export"] == where["main.resend"] == "highlighted call"
+
+
+async def test_cancel_a_call_waiting_on_the_server(app_factory: AppFactory) -> None:
+    app = app_factory(peer=peers.with_test_tools)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        index = await stalled_call(pilot, screen)
+        call = screen.timeline.calls[-1]
+        keys = screen.query_one(CallKeys)
+        assert call.status == "pending" and keys.check_action("cancel_call", ()) is True
+        await pilot.press("k")
+        await wait_for(pilot, lambda: call.status == "cancelled")
+        assert call.index == index and call.status_detail == "cancelled by the user"
+        # The server was told: notifications/cancelled went out on the call's round.
+        sent = [note.raw for note in call.rounds[0].notifications]
+        assert any('"notifications/cancelled"' in raw for raw in sent)
+        await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "call" and w.is_running])
+        await pilot.pause()
+        assert keys.check_action("cancel_call", ()) is False
+
+
+class Waiting:
+    """An answer source that never answers (the user has not answered yet)."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+
+    async def answer(self, key: str | None, request: dict[str, Any]) -> Answer:
+        self.asked.set()
+        await asyncio.Future()
+        raise AssertionError("unreachable")
+
+
+async def test_cancel_between_rounds_cancels_the_worker(app_factory: AppFactory) -> None:
+    waiting = Waiting()
+    app = app_factory(answers=waiting)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        screen.run_call("tools", "update_work_item", WORK_ITEM)
+        await wait_for(pilot, waiting.asked.is_set)
+        call = screen.timeline.calls[-1]
+        screen.timeline_view.select_call(call.index)
+        await wait_for(pilot, lambda: screen.selected == (call.index, 0))
+        await pilot.press("k")  # nothing on the wire: the worker driving the call is cancelled
+        await wait_for(pilot, lambda: call.status == "cancelled")
+        assert call.status_detail == "interrupted before the call finished"
+        view = screen.timeline_view
+        view.ensure_rows()
+        assert "cancelled" in str(view.render_line(view.rows.index(Row(call.index, 0, 0))).text)
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def test_cancelled_call(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """After k on #6 tools/call stall, which was waiting on the server: the timeline's top row reads "#6 tools/call
+    stall 1 round ... cancelled" in the error colour, highlighted; the detail pane heads "#6 tools/call stall",
+    "cancelled · 1 round · 36 ms", then "cancelled by the user" and the params. The footer offers export and edit &
+    resend, no longer cancel."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        await stalled_call(pilot, screen)
+        await pilot.press("k")
+        await wait_for(pilot, lambda: screen.timeline.calls[-1].ended)
+        await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "call" and w.is_running])
+        pilot.app.clear_notifications()  # the "#6 cancelled" toast goes after 3 s: not in a picture
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path, peer=peers.with_test_tools), terminal_size=SIZE, run_before=steps)

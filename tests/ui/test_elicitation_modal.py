@@ -1,0 +1,257 @@
+"""The elicitation modal (form mode): pilot tests of the exact ElicitResult it returns, and SVG snapshots (each
+docstring says what a person should see)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from modal_support import SIZE, SnapCompare, settle, wait_until
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input, Select, SelectionList, Static, TextArea
+
+from inspector.ui.modals.elicitation import ElicitationModal
+from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
+from inspector.ui.widgets.form_fields import FieldWidget
+
+BOOK_MEETING: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "title": "Meeting title", "description": "What it is about", "minLength": 3,
+                  "maxLength": 80, "default": "Sprint review"},
+        "organizer": {"type": "string", "title": "Organizer email", "format": "email"},
+        "day": {"type": "string", "title": "Day", "format": "date", "default": "2026-08-03"},
+        "starts_at": {"type": "string", "title": "Starts at", "format": "date-time"},
+        "agenda_url": {"type": "string", "title": "Agenda link", "format": "uri"},
+        "attendees": {"type": "integer", "title": "Attendees", "minimum": 1, "maximum": 50, "default": 4},
+        "duration_hours": {"type": "number", "title": "Duration (hours)", "minimum": 0.25, "maximum": 8},
+        "remote": {"type": "boolean", "title": "Remote", "default": True},
+        "room": {"type": "string", "title": "Room", "enum": ["Everest", "Kilimanjaro", "Matterhorn"]},
+        "priority": {"type": "string", "title": "Priority", "default": "p1",
+                     "oneOf": [{"const": "p0", "title": "Urgent"}, {"const": "p1", "title": "Normal"}]},
+        "size": {"type": "string", "title": "Size", "enum": ["s", "l"], "enumNames": ["Small", "Large"]},
+        "equipment": {"type": "array", "title": "Equipment", "minItems": 1, "maxItems": 2, "default": ["whiteboard"],
+                      "items": {"type": "string", "enum": ["projector", "whiteboard", "snacks"]}},
+        "teams": {"type": "array", "title": "Teams", "items": {"anyOf": [{"const": "eng", "title": "Engineering"},
+                                                                        {"const": "design", "title": "Design"}]}},
+    },
+    "required": ["title", "organizer", "day", "attendees", "room"],
+}  # fmt: skip
+"""The book_meeting shape: a flat requestedSchema with every PrimitiveSchemaDefinition of the spec."""
+
+DEFAULTS = {
+    "title": "Sprint review",
+    "day": "2026-08-03",
+    "attendees": 4,
+    "remote": True,
+    "priority": "p1",
+    "equipment": ["whiteboard"],
+}
+
+HOSTILE = "Pick a room [bold red]boom[/] \x1b[2J"
+
+
+def elicitation(schema: dict[str, Any] = BOOK_MEETING, message: str = HOSTILE) -> ModalHost:
+    params = {"message": message, "requestedSchema": schema}
+    return ModalHost(lambda: ElicitationModal(params, call="tools/call book_meeting", key="meeting"))
+
+
+def field(app: ModalHost | AnswersHost, name: str) -> FieldWidget:
+    return next(w for w in app.screen.query(FieldWidget) if w.spec.name == name)
+
+
+def errors(app: ModalHost | AnswersHost) -> dict[str, str]:
+    shown = {}
+    for widget in app.screen.query(FieldWidget):
+        if widget.has_class("-invalid"):
+            shown[widget.spec.name] = str(widget.query_children(".field-error").first(Static).render())
+    return shown
+
+
+# ---------------------------------------------------------------------------------------------------- pilot tests
+async def test_accept_sends_exactly_what_the_form_shows() -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        field(app, "organizer").query_one(Input).value = "ada@example.com"
+        field(app, "room").query_one(Select).value = 1
+        field(app, "size").query_one(Select).value = 0
+        field(app, "duration_hours").query_one(Input).value = "1.5"
+        field(app, "teams").query_one(SelectionList).select(1)
+        field(app, "remote").query_one(Checkbox).value = False
+        await pilot.press("ctrl+enter")
+        await wait_until(pilot, lambda: bool(app.results))
+    content = {
+        **DEFAULTS,
+        "organizer": "ada@example.com",
+        "room": "Kilimanjaro",
+        "size": "s",
+        "duration_hours": 1.5,
+        "teams": ["design"],
+        "remote": False,
+    }
+    assert app.results == [{"action": "accept", "content": content}]
+
+
+async def test_invalid_fields_show_errors_and_nothing_is_sent() -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        field(app, "title").query_one(Input).value = "ab"
+        field(app, "organizer").query_one(Input).value = "not-an-email"
+        field(app, "attendees").query_one(Input).value = "99"
+        field(app, "starts_at").query_one(Input).value = "tomorrow"
+        field(app, "equipment").query_one(SelectionList).select_all()
+        await pilot.click("#accept")
+        await pilot.pause()
+        shown = errors(app)
+        assert set(shown) == {"title", "organizer", "attendees", "starts_at", "equipment", "room"}
+        assert "too short" in shown["title"] and "email" in shown["organizer"]
+        assert "maximum" in shown["attendees"] and "date-time" in shown["starts_at"]
+        assert "required" in shown["room"]
+        assert app.results == []
+        assert isinstance(app.screen, ElicitationModal)
+        # Fixing a field clears its error as you type.
+        field(app, "title").query_one(Input).value = "Retro"
+        await pilot.pause()
+        assert "title" not in errors(app)
+
+
+@pytest.mark.parametrize(
+    ("press", "expected"),
+    [("ctrl+r", {"action": "decline"}), ("ctrl+g", {"action": "cancel"}), ("escape", None)],
+)
+async def test_decline_cancel_and_escape(press: str, expected: dict[str, str] | None) -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press(press)
+        await wait_until(pilot, lambda: bool(app.results))
+    assert app.results == [expected]
+
+
+@pytest.mark.parametrize("action", ["decline", "cancel"])
+async def test_buttons_decline_and_cancel(action: str) -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.click(f"#{action}")
+        await wait_until(pilot, lambda: bool(app.results))
+    assert app.results == [{"action": action}]
+
+
+async def test_server_text_is_shown_literally() -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "string", "title": "[link=https://evil]x[/link]"}}}
+    app = elicitation(schema)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        message = app.screen.query_one(".answer-message", Static)
+        assert isinstance(message.content, Text)
+        assert message.content.plain == "Pick a room [bold red]boom[/] ␛[2J"
+        assert message.content.spans == []
+        title = field(app, "x").query_one(".field-title", Static)
+        assert str(title.render()) == "[link=https://evil]x[/link]"
+
+
+async def test_unsupported_schema_is_answered_as_json() -> None:
+    nested = {
+        "type": "object",
+        "properties": {"address": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    }
+    app = elicitation(nested, "Where to?")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        modal = app.screen
+        assert isinstance(modal, ElicitationModal)
+        assert modal.unsupported is not None and "nested objects" in modal.unsupported
+        warning = str(modal.query_one(".answer-warning", Static).render())
+        assert "not one the spec allows" in warning
+        editor = modal.query_one(TextArea)
+        editor.text = '{"address": {"city": 3}'
+        await pilot.pause()
+        assert "not valid JSON" in errors(app)[""]
+        editor.text = '{"address": {"city": 3}}'
+        await pilot.pause()
+        assert "not of type 'string'" in errors(app)[""]
+        await pilot.press("ctrl+enter")
+        await pilot.pause()
+        assert app.results == []
+        editor.text = '{"address": {"city": "Oslo"}}'
+        await pilot.press("ctrl+enter")
+        await wait_until(pilot, lambda: bool(app.results))
+    assert app.results == [{"action": "accept", "content": {"address": {"city": "Oslo"}}}]
+
+
+async def test_elicitation_first_keys_go_to_the_first_field() -> None:
+    ask = {"method": "elicitation/create", "params": {"message": "Book", "requestedSchema": BOOK_MEETING}}
+    app = AnswersHost([("meeting", ask)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        title = next(w for w in app.screen.query(FieldWidget) if w.spec.name == "title").query_one(Input)
+        assert app.screen.focused is title
+        await pilot.press("space", "2")
+        organizer = next(w for w in app.screen.query(FieldWidget) if w.spec.name == "organizer").query_one(Input)
+        await pilot.press("tab", *"ada@example.com")
+        assert title.value == "Sprint review 2" and organizer.value == "ada@example.com"
+        scroll = app.screen.query_one(".answer-body")
+        assert scroll.scroll_offset.y == 0  # the first field's label is still in view
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def form_host(schema: dict[str, Any] | None = None, message: str | None = None) -> AnswersHost:
+    params = {
+        "message": message or "Book a meeting [bold red]boom[/] \x1b[2J",
+        "requestedSchema": schema or BOOK_MEETING,
+    }
+    return AnswersHost([("meeting", {"method": "elicitation/create", "params": params})])
+
+
+def test_elicitation_form_book_meeting(snap_compare: SnapCompare) -> None:
+    """A dialog with a thick border titled "The server asks for information" over an empty screen. First line:
+    "tools/call preview · input meeting · elicitation/create". The message reads literally "Book a meeting
+    [bold red]boom[/] ␛[2J" (no red, no bold, the screen not cleared). Below, the form: "Meeting title *" with its
+    description and "Sprint review" pre-filled with the cursor at its end (the first field has the focus, and the
+    form is scrolled to its top), "Organizer email *" with a dim name@example.com hint, "Day *"
+    pre-filled 2026-08-03, "Starts at" with a YYYY-MM-DDTHH:MM:SSZ hint, "Agenda link", "Attendees *" pre-filled 4,
+    "Duration (hours)", a ticked "Remote" checkbox ... (the rest scrolls). Under the form "Required fields are
+    marked *"; bottom right the Accept, Decline and Cancel buttons; the footer lists esc Cancel the call,
+    ^⏎ Accept, ^r Decline, ^g Cancel."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot, ElicitationModal)
+
+    assert snap_compare(form_host(), terminal_size=SIZE, run_before=steps)
+
+
+def test_elicitation_form_errors_before_sending(snap_compare: SnapCompare) -> None:
+    """The same dialog after Accept with bad input: the form has scrolled so "Organizer email *" is visible, the
+    field holds "not-an-email" and under it in the error colour "'not-an-email' is not a 'email'"; "Attendees *"
+    holds 99 with "99 is greater than the maximum of 50" under it. Lower down (scrolled out) "Room *" says it is
+    required. Nothing was sent: the screen behind still says "(no answer yet)"."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot, ElicitationModal)
+        inputs = list(pilot.app.screen.query(Input))
+        inputs[1].value = "not-an-email"
+        inputs[5].value = "99"
+        await pilot.press("ctrl+enter")
+        await pilot.pause()
+        pilot.app.screen.query(Input)[1].focus()
+        await pilot.pause()
+
+    assert snap_compare(form_host(), terminal_size=SIZE, run_before=steps)
+
+
+def test_elicitation_unsupported_schema_json_editor(snap_compare: SnapCompare) -> None:
+    """A requestedSchema with a nested object: the dialog shows, in the warning colour, "⚠ This requestedSchema is
+    not one the spec allows (property 'address': nested objects are not allowed); answer as JSON." and a JSON
+    editor holding {"address": {"city": 3}} with the error "address/city: 3 is not of type 'string'" under it."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot, ElicitationModal)
+        pilot.app.screen.query_one(TextArea).text = '{"address": {"city": 3}}'
+        await pilot.pause()
+
+    params = SAMPLES["unsupported"]["params"]
+    assert snap_compare(form_host(params["requestedSchema"], params["message"]), terminal_size=SIZE, run_before=steps)

@@ -1,0 +1,84 @@
+"""The help screen (``?``): every key that works where you are, with its tooltip and where it works, the same list
+as the command palette; pilot tests and its SVG snapshot (the docstring says what a person should see)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ui_support import SIZE, connected, finished_call, make_app, wait_for
+
+from inspector.ui.keys import gather_keys
+from inspector.ui.modals.export import ExportModal
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.main import MainScreen
+
+SnapCompare = Callable[..., bool]
+
+
+# ---------------------------------------------------------------------------------------------------- pilot tests
+async def test_help_lists_the_same_keys_as_the_command_palette(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.state == "connected")
+        keys = gather_keys(app.screen)
+        ids = {key.id for key in keys}
+        assert {
+            "main.search",
+            "main.filter",
+            "timeline.fold",
+            "app.theme",
+            "app.help",
+            "app.quit",
+            "app.palette",
+            "catalog.call",
+        } <= ids
+        assert all(key.tooltip for key in keys)
+        palette = [command.title for command in app.get_system_commands(app.screen)]
+        for key in keys:
+            if key.action != "command_palette":
+                assert f"{key.description} ({key.key})" in palette
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert [key.id for key in help_screen.keys] == [key.id for key in keys]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+
+
+async def test_the_keys_of_the_highlighted_call_are_listed_and_run_from_the_palette(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "add", {"a": 1, "b": 2})
+        keys = {key.id: key for key in gather_keys(screen)}
+        assert keys["main.export"].where == keys["main.resend"].where == "highlighted call"
+        assert "main.cancel" not in keys  # the call has ended: cancel is not offered
+        palette = {command.title: command for command in app.get_system_commands(screen)}
+        assert "cancel call (k)" not in palette
+        palette["export (e)"].callback()  # as choosing it in the palette does
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportModal))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert {"main.export", "main.resend"} <= {key.id for key in help_screen.keys}
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def test_help_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """Over the dimmed main screen a "help" box holds a table of keys: key, action, what it does, where; it lists
+    / search and f filter (this screen), ⏎ call (CatalogList), the timeline's moves and space fold (TimelineView),
+    x unfold, c copy state, then ? help, t theme, ^p commands and q quit (everywhere), each with its tooltip. No call
+    is highlighted (the catalog has the focus), so no export or resend."""
+
+    async def steps(pilot: Any) -> None:
+        await connected(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)

@@ -1,0 +1,200 @@
+"""The main screen on a recording (``inspector replay FILE``): read-only, no session, the exact timeline, the loader's
+problems in the console, the keys that would send refused, and the step walk; pilot tests and SVG snapshots (each
+docstring says what a person should see). The recordings are made by the real session over the memory transport to
+the in-process demo server (``recording_support``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from recording_support import DAMAGED_LINE, record_session, replay_app
+from ui_support import SIZE, connected, wait_for
+
+from inspector.headless.document import call_json
+from inspector.ui.screens.compose import ComposeScreen
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.widgets.call_keys import CallKeys
+from inspector.ui.widgets.catalog import Catalog, CatalogList
+from inspector.ui.widgets.console import Console
+from inspector.ui.widgets.detail_view import DetailView
+from inspector.ui.widgets.request_state import RequestStatePanel
+from inspector.ui.widgets.session_header import SessionHeader
+from inspector.ui.widgets.timeline_rows import Row
+
+SnapCompare = Callable[..., bool]
+
+
+def header(screen: MainScreen) -> str:
+    return str(screen.query_one(SessionHeader).render())
+
+
+# ---------------------------------------------------------------------------------------------------- pilot tests
+async def test_replay_shows_the_recorded_timeline_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    live = await record_session(path, damage=True)
+    app = replay_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        # No session, no factory: nothing was started.
+        assert screen.session is None and screen.live is None and screen.state == "replay"
+        timeline = screen.timeline
+        assert [call_json(c) for c in timeline.calls] == [call_json(c) for c in live.calls]
+        assert [(f.code, f.call_index) for f in timeline.findings] == [(f.code, f.call_index) for f in live.findings]
+        assert timeline.era == live.era and timeline.server_info == live.server_info
+        shown = header(screen)
+        assert f"{path.parent.name}/session.jsonl" in shown and "read-only" in shown
+        assert "python -m inspector.demo" in shown
+        # The loader's problems and the recorded stderr are in the console.
+        console = screen.query_one(Console).plain
+        assert any(f"recording line {DAMAGED_LINE}: not JSON" in line for line in console), console
+        assert any("the last line was cut off" in line for line in console)
+        assert "demo server starting" in console
+        assert screen.query_one(Catalog).visible_names[:3] == ["get_weather", "update_work_item", "rolling_login"]
+        # The newest call is highlighted and shown, as recorded.
+        view = screen.timeline_view
+        assert app.focused is view
+        assert view.current == Row(len(live.calls), 0, 0)
+        assert screen.query_one(DetailView).plain_lines[0] == "#8 tools/call add"
+
+
+async def test_replay_round_details_and_request_state_are_as_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    live = await record_session(path)
+    app = replay_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        screen.timeline_view.select_call(6, 2)
+        await wait_for(pilot, lambda: screen.selected == (6, 2))
+        recorded = live.calls[5].rounds[1]
+        panel = screen.query_one(RequestStatePanel)
+        assert panel.state is not None and recorded.request_state is not None
+        assert panel.state.value == recorded.request_state.value and panel.state.echoed is True
+        lines = screen.query_one(DetailView).plain_lines
+        assert lines[0] == "#6 round 2 · id 6 → id 7"
+        assert any('"duplicate_of": 4301' in line for line in lines)
+
+
+async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "session.jsonl"
+    await record_session(path)
+    app = replay_app(path)
+    messages: list[str] = []
+    notify = app.notify
+
+    def noting(message: str, **options: Any) -> None:
+        messages.append(message)
+        notify(message, **options)
+
+    monkeypatch.setattr(app, "notify", noting)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        calls = len(screen.timeline.calls)
+        keys = screen.query_one(CallKeys)
+        assert keys.live is False and keys.call is not None and keys.call.index == calls
+        assert keys.check_action("cancel_call", ()) is False  # nothing runs in a recording
+        assert keys.check_action("resend", ()) is True  # shown, so that pressing it says why nothing is sent
+        assert keys.check_action("export", ()) is True
+        await pilot.press("s")  # edit & resend
+        await pilot.pause()
+        listing = screen.query_one(CatalogList)
+        listing.focus()
+        listing.highlighted = listing.get_option_index("tools:3")
+        await pilot.press("enter")  # call a tool from the catalog
+        await pilot.pause()
+        assert not isinstance(app.screen, ComposeScreen)
+        assert len(screen.timeline.calls) == calls
+        assert sum("read-only: nothing is sent" in m for m in messages) == 2, messages
+        assert screen.check_action("reconnect", ()) is False
+        assert screen.check_action("next_step", ()) is False  # not in step mode
+
+
+async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    live = await record_session(path)
+    app = replay_app(path, step=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        timeline = screen.timeline
+        assert timeline.calls == []
+        assert "press n for the next" in header(screen)
+        await pilot.press("n")  # the server/discover request
+        await wait_for(pilot, lambda: screen.selected == (1, 1))
+        assert len(timeline.calls) == 1 and timeline.calls[0].rounds[0].response is None
+        assert "message 1 of" in header(screen) and "start" in header(screen)
+        await pilot.press("n")  # its response
+        await pilot.pause()
+        assert timeline.calls[0].rounds[0].response is not None
+        assert "message 2 of" in header(screen) and "+24.0 ms" in header(screen)  # the server logged in between
+        console = screen.query_one(Console).plain
+        assert console[-2] == "demo server starting"  # logged before the server answered: shown before its line
+        assert console[-1].startswith("2/")
+        for _ in range(8):  # the four listings
+            await pilot.press("n")
+        await pilot.pause()
+        assert len(timeline.calls) == 5
+        assert "update_work_item" in screen.query_one(Catalog).visible_names
+        await pilot.press("n")  # update_work_item, round 1 request
+        await pilot.pause()
+        assert screen.selected == (6, 1)
+        assert timeline.calls[5].status == "pending"
+        await pilot.press("N")  # everything else
+        await pilot.pause()
+        assert [call_json(c) for c in timeline.calls] == [call_json(c) for c in live.calls]
+        assert screen.check_action("next_step", ()) is False
+        assert "all" in header(screen) and "messages shown" in header(screen)
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+@pytest.fixture
+def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A damaged recording at ``session.jsonl``, relative to the current folder (so the header is the same on
+    every machine)."""
+    monkeypatch.chdir(tmp_path)
+    asyncio.run(record_session(tmp_path / "session.jsonl", damage=True))
+    return Path("session.jsonl")
+
+
+def test_replay_screen(snap_compare: SnapCompare, recording: Path) -> None:
+    """The header reads "replay of session.jsonl · ⏵ read-only · python -m inspector.demo (stdio) · inspector-demo
+    0.1.0 · modern 2026-07-28" (no "connected", no recording path). The catalog lists the 10 recorded tools, one
+    prompt, one resource and one template. The timeline holds the 8 recorded calls; #6 tools/call update_work_item is
+    unfolded into its three rounds with the answers "(you)", and round 2 (with the lock mark) is highlighted: the
+    detail pane shows its exact request and response, the requestState panel the recorded value with "✓ echoed
+    unchanged by the retry". The console starts with two problems of the file in the error colour: "recording line
+    6: not JSON ..." and "recording line 39: the last line was cut off ... the recording was probably killed", then
+    the recorded stderr "demo server starting" and "connection closed: closed: the peer exited after its stdin was
+    closed"; a toast says "2 line(s) of the recording could not be read: see the console". The footer offers export
+    and edit & resend but no cancel and no step keys."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        screen.timeline_view.select_call(6, 2)
+        await wait_for(pilot, lambda: screen.selected == (6, 2))
+        await pilot.pause()
+
+    assert snap_compare(replay_app(recording), terminal_size=SIZE, run_before=steps)
+
+
+def test_replay_step_mode(snap_compare: SnapCompare, recording: Path) -> None:
+    """Step mode after 13 messages: the header reads "replay of session.jsonl · ⏵ read-only · message 13 of 22 ·
+    +24.0 ms" before the recorded server. The timeline has six calls; the newest, #6 tools/call update_work_item,
+    "2 rounds … pending", is unfolded: round 1 "id 6 → input_required resolution", "answered resolution:
+    resolution="Duplicate" (you)", and round 2 "id 7 retry → pending", highlighted, its request (with
+    inputResponses) in the detail pane. The older calls are folded. The console lists the walk, one line per
+    message: "11/22 +36.0 ms → #6 tools/call update_work_item (id 6)", "12/22 +12.0 ms ← id 6 input_required asks
+    resolution", "13/22 +24.0 ms → #6 tools/call update_work_item (id 7) answers resolution". The footer offers
+    n next message and N all."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        for _ in range(12):
+            await pilot.press("n")
+        await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == 6)
+        await pilot.press("n")
+        await pilot.pause()
+
+    assert snap_compare(replay_app(recording, step=True), terminal_size=SIZE, run_before=steps)

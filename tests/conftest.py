@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# The demo's task flows work ~3 s at full scale; suites that run every demo flow need them done, not timed. Set
+# for the whole run (module-scoped servers start before any function fixture), inherited by every subprocess;
+# the task flows' own tests (tests/demo) pass the scale they need.
+os.environ.setdefault("INSPECTOR_DEMO_TASK_SCALE", "0.1")
 
 BAD_SERVER = Path(__file__).parent / "fixtures" / "bad_server.py"
 """The misbehaving stdio MCP server (stdlib only); its docstring lists the modes."""

@@ -22,6 +22,8 @@ DEMO_FLOWS: list[tuple[str, str, dict[str, Any]]] = [
     ("tool", "slow_count", {"n": 5}),
     ("prompt", "code_review", {"code": "def add(a, b): return a + b"}),
     ("resource", "demo://report", {}),
+    ("tool", "deploy_release", {"version": "1.2"}),
+    ("tool", "nightly_build", {}),
 ]
 """(kind, name or URI, arguments) for each demo flow, in the order the README tells the story."""
 

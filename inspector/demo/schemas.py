@@ -148,3 +148,34 @@ MEETING_SCHEMA: Final[dict[str, Any]] = {
     "required": ["title", "organizer", "day", "attendees", "room"],
 }
 """One form with every `PrimitiveSchemaDefinition` of 2025-11-25 / 2026-07-28."""
+
+ENVIRONMENTS: Final = ("staging", "production")
+
+ENVIRONMENT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "environment": {
+            "type": "string",
+            "title": "Environment",
+            "description": "Where the release goes",
+            "enum": list(ENVIRONMENTS),
+            "default": "staging",
+        }
+    },
+    "required": ["environment"],
+}
+"""Asked on the `tools/call` itself, before any task exists (MRTR, or a legacy server request)."""
+
+APPROVE_RELEASE_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "approved": {
+            "type": "boolean",
+            "title": "Approve the release?",
+            "description": "Built and tested; nothing is released until you say so",
+            "default": True,
+        }
+    },
+    "required": ["approved"],
+}
+"""Asked midway through the `deploy_release` task; its default lets `--on-missing defaults` finish headless."""

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import socket
 import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Final
 
 import anyio
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 
-from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource
+from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource, flows_tasks
+from inspector.demo.task_table import TaskTable
+from inspector.demo.tasks_ext import DemoTasks
+from inspector.demo.tasks_legacy import LegacyTaskMiddleware
 
 SERVER_NAME: Final = "inspector-demo"
 SERVER_VERSION: Final = "0.1.0"
@@ -24,13 +29,27 @@ MCP_PATH: Final = "/mcp"
 
 INSTRUCTIONS: Final = (
     "Demo server of the inspector: one tool per multi round-trip flow of MCP 2026-07-28, and the same flows "
-    "through server-to-client requests for 2025-11-25 / 2025-06-18 clients."
+    "through server-to-client requests for 2025-11-25 / 2025-06-18 clients. deploy_release and nightly_build "
+    "run as tasks (the 2026 Tasks extension, or 2025-11-25 tasks)."
 )
 
 
+def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncContextManager[dict[str, Any]]]:
+    """The server's lifespan owns the task group the tasks run in, so they outlive the requests that made them."""
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with table.running():
+            yield {}
+
+    return lifespan
+
+
 def build_server(flaw: str | None = None) -> MCPServer[Any]:
-    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource; with a
-    `flaw` (`flaws.FLAWS`) it fails `inspector lab` on purpose."""
+    """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks
+    (kept in memory for as long as this server runs); with a `flaw` (`flaws.FLAWS`) it fails `inspector lab` on
+    purpose."""
+    tasks = DemoTasks(TaskTable())
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
         title="Inspector demo server",
@@ -38,10 +57,14 @@ def build_server(flaw: str | None = None) -> MCPServer[Any]:
         version=SERVER_VERSION,
         log_level="WARNING",
         request_state_security=flaws.shared_security(flaw),
+        extensions=[tasks],
+        middleware=[LegacyTaskMiddleware(tasks)],
+        lifespan=_lifespan(tasks.table),
     )
     flows_elicit.register(server)
     flows_other.register(server)
     flows_prompt_resource.register(server)
+    flows_tasks.register(server, tasks)
     flaws.apply(server, flaw)
     return server
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import selectors
 import socket
+import subprocess
 import sys
-from contextlib import asynccontextmanager
+import time
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -13,11 +17,14 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Iterator, Mapping
 
     from mcp.client.session import ClientRequestContext
 
 MODERN = "2026-07-28"
+STARTUP_TIMEOUT = 15.0
+FAST_TASKS = {"INSPECTOR_DEMO_TASK_SCALE": "0.1"}
+"""The task flows at a tenth of their durations (and poll hint), for tests that only need them done."""
 ERAS = ("modern", "legacy")
 """`modern` probes with server/discover (lands on 2026-07-28); `legacy` forces the initialize handshake."""
 
@@ -66,6 +73,8 @@ class Answerer:
             "duplicate_of": 4301,
             "language": "rust",
             "confirm": True,
+            "environment": "production",
+            "approved": True,
         }
         content = {key: value for key, value in answers.items() if key in properties}
         if "organizer" in properties:
@@ -89,9 +98,12 @@ class Answerer:
         )
 
 
-def stdio_params() -> StdioServerParameters:
-    """Spawn the demo over stdio with this very interpreter."""
-    return StdioServerParameters(command=sys.executable, args=["-m", "inspector.demo"])
+def stdio_params(env: Mapping[str, str] | None = None) -> StdioServerParameters:
+    """Spawn the demo over stdio with this very interpreter (the SDK passes it only a few variables of ours, so
+    `env` is added to all of them)."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "inspector.demo"], env={**os.environ, **env} if env else None
+    )
 
 
 @asynccontextmanager
@@ -108,7 +120,7 @@ async def demo_client(
             "list_roots_callback": answerer.roots,
         }
     client = Client(
-        server if server is not None else stdio_params(),
+        server if server is not None else stdio_params(FAST_TASKS),
         mode="auto" if era == "modern" else "legacy",
         read_timeout_seconds=10,
         **kwargs,
@@ -130,3 +142,61 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def wait_for_banner(process: subprocess.Popen[str], deadline: float) -> str:
+    """Read stderr until the server prints its URL, bounded by `deadline` (select, never sleep)."""
+    assert process.stderr is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stderr, selectors.EVENT_READ)
+        while (remaining := deadline - time.monotonic()) > 0:
+            if not selector.select(timeout=remaining):
+                break
+            line = process.stderr.readline()
+            if not line:
+                break
+            if "inspector demo server on " in line:
+                return line.strip()
+    raise AssertionError(f"demo server did not announce itself (exit code {process.poll()})")
+
+
+def wait_for_port(port: int, deadline: float) -> None:
+    """Bounded loop until 127.0.0.1:port accepts a TCP connection."""
+    last_error: OSError | None = None
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError as error:
+            last_error = error
+    raise AssertionError(f"port {port} never accepted a connection: {last_error}")
+
+
+@contextmanager
+def demo_http_server(env: Mapping[str, str] | None = None) -> Iterator[str]:
+    """`python -m inspector.demo --http` on a free port (with `env` added to ours); yields its URL, stops it."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector.demo", "--http", "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        banner = wait_for_banner(process, deadline)
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert banner == f"inspector demo server on {url}"
+        wait_for_port(port, deadline)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if process.stderr is not None:
+            process.stderr.close()

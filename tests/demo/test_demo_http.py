@@ -2,76 +2,31 @@
 
 from __future__ import annotations
 
-import selectors
-import socket
 import subprocess
 import sys
 import time
 from typing import TYPE_CHECKING
 
 import pytest
-from demo_support import ERAS, Answerer, demo_client, free_port, text_of
+from demo_support import (
+    ERAS,
+    STARTUP_TIMEOUT,
+    Answerer,
+    demo_client,
+    demo_http_server,
+    text_of,
+    wait_for_banner,
+    wait_for_port,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-STARTUP_TIMEOUT = 15.0
-
-
-def _wait_for_banner(process: subprocess.Popen[str], deadline: float) -> str:
-    """Read stderr until the server prints its URL, bounded by `deadline` (select, never sleep)."""
-    assert process.stderr is not None
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while (remaining := deadline - time.monotonic()) > 0:
-            if not selector.select(timeout=remaining):
-                break
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "inspector demo server on " in line:
-                return line.strip()
-    raise AssertionError(f"demo server did not announce itself (exit code {process.poll()})")
-
-
-def _wait_for_port(port: int, deadline: float) -> None:
-    """Bounded loop until 127.0.0.1:port accepts a TCP connection."""
-    last_error: OSError | None = None
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-                return
-        except OSError as error:
-            last_error = error
-    raise AssertionError(f"port {port} never accepted a connection: {last_error}")
-
 
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "inspector.demo", "--http", "--port", str(port)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        banner = _wait_for_banner(process, deadline)
-        url = f"http://127.0.0.1:{port}/mcp"
-        assert banner == f"inspector demo server on {url}"
-        _wait_for_port(port, deadline)
+    with demo_http_server() as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if process.stderr is not None:
-            process.stderr.close()
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -109,12 +64,12 @@ def test_http_port_zero_picks_a_free_port_and_prints_it() -> None:
     )
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
-        banner = _wait_for_banner(process, deadline)
+        banner = wait_for_banner(process, deadline)
         url = banner.removeprefix("inspector demo server on ")
         assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
         port = int(url.removeprefix("http://127.0.0.1:").removesuffix("/mcp"))
         assert port > 0
-        _wait_for_port(port, deadline)
+        wait_for_port(port, deadline)
     finally:
         process.terminate()
         stdout, _ = process.communicate(timeout=5)

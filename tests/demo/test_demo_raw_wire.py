@@ -7,87 +7,21 @@ and what a 2025-06-18 client sees instead (standalone `elicitation/create` reque
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from mcp_types import methods
+from raw_support import MODERN, RawStdio, raw_demo
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-MODERN = "2026-07-28"
-CAPABILITIES = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
-META = {
-    "io.modelcontextprotocol/protocolVersion": MODERN,
-    "io.modelcontextprotocol/clientCapabilities": CAPABILITIES,
-    "io.modelcontextprotocol/clientInfo": {"name": "raw-test", "version": "0"},
-}
-READ_TIMEOUT = 10.0
-
-
-class RawStdio:
-    """The demo server as a subprocess, spoken to one JSON line at a time."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-        self.next_id = 0
-        self.sent: list[str] = []
-
-    async def send(self, message: dict[str, Any]) -> str:
-        line = json.dumps(message, separators=(",", ":"))
-        assert self.process.stdin is not None
-        self.process.stdin.write(line.encode() + b"\n")
-        await self.process.stdin.drain()
-        self.sent.append(line)
-        return line
-
-    async def receive(self) -> tuple[str, dict[str, Any]]:
-        """The next line the server wrote (every stdout line must be one JSON-RPC message)."""
-        assert self.process.stdout is not None
-        async with asyncio.timeout(READ_TIMEOUT):
-            raw = await self.process.stdout.readline()
-        assert raw, "the server closed stdout"
-        text = raw.decode().rstrip("\n")
-        parsed = json.loads(text)
-        assert parsed.get("jsonrpc") == "2.0"
-        return text, parsed
-
-    async def request(self, method: str, params: dict[str, Any], *, meta: bool = True) -> tuple[str, dict[str, Any]]:
-        """Send a request with a fresh id and return its response (raw text and parsed)."""
-        self.next_id += 1
-        request_id = self.next_id
-        body = {**params, "_meta": META} if meta else params
-        await self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": body})
-        while True:
-            text, parsed = await self.receive()
-            if parsed.get("id") == request_id and "method" not in parsed:
-                return text, parsed
-
 
 @pytest.fixture
 async def raw() -> AsyncIterator[RawStdio]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "inspector.demo",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        yield RawStdio(process)
-    finally:
-        if process.stdin is not None:
-            process.stdin.close()
-        try:
-            async with asyncio.timeout(5):
-                await process.wait()
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+    async with raw_demo() as server:
+        yield server
 
 
 def result_of(response: dict[str, Any], method: str) -> dict[str, Any]:
@@ -235,7 +169,7 @@ async def test_legacy_2025_06_18_gets_the_same_request_as_a_server_request(raw: 
         "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "raw-legacy", "version": "0"},
     }
-    _, initialized = await raw.request("initialize", init, meta=False)
+    _, initialized = await raw.request("initialize", init, meta=None)
     assert initialized["result"]["protocolVersion"] == "2025-06-18"
     assert initialized["result"]["serverInfo"]["name"] == "inspector-demo"
     await raw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})

@@ -28,6 +28,8 @@ EXPECTED_TOOLS = {
     "open_dashboard",
     "slow_count",
     "add",
+    "deploy_release",
+    "nightly_build",
 }
 
 
@@ -183,3 +185,31 @@ async def test_modern_missing_capability_is_32021() -> None:
             await client.call_tool("ask_capital", {})
     assert raised.value.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY
     assert raised.value.error.data == {"requiredCapabilities": {"sampling": {}}}
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_task_tools_for_a_client_without_tasks(era: str) -> None:
+    """The SDK client declares no tasks: the optional task tool runs inline on the call (2026: MRTR rounds for the
+    environment, then the approval, with the work done so far carried in requestState; legacy: server requests),
+    reporting its steps as progress; the task-required tool is refused."""
+    answerer = Answerer()
+    seen: list[str | None] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append(message)
+
+    async with demo_client(era, answerer) as client:
+        released = await client.call_tool("deploy_release", {"version": "4.2"}, progress_callback=on_progress)
+        assert text_of(released) == "Released v4.2 to production (approved)."
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("nightly_build", {})
+    assert seen == ["building", "testing", "releasing"]
+    if era == "modern":
+        assert answerer.keys == ["environment", "approve_release"]
+        assert raised.value.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY
+        assert raised.value.error.data == {
+            "requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+        }
+    else:
+        assert raised.value.error.code == -32601  # taskSupport "required" without params.task
+    assert [ask["requestedSchema"]["required"] for ask in answerer.asked] == [["environment"], ["approved"]]

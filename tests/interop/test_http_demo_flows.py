@@ -61,6 +61,8 @@ LEGACY_ELICITATIONS: list[dict[str, Any]] = [
     {"action": "accept"},  # open_dashboard (URL mode)
     {"action": "accept", "content": {"language": "python"}},  # code_review
     {"action": "accept", "content": {"confirm": True}},  # demo://report
+    {"action": "accept", "content": {"environment": "staging"}},  # deploy_release, before its task
+    {"action": "accept", "content": {"approved": True}},  # deploy_release, asked by its task (tasks/result)
 ]
 LEGACY_ANSWERS: dict[str, Any] = {
     "elicitation/create": LEGACY_ELICITATIONS,
@@ -121,6 +123,13 @@ FLOWS: dict[str, tuple[dict[str, str], list[list[str]], list[str]]] = {
         [["confirm"]],
         ["elicitation/create"],
     ),
+    # Tasks: the MRTR keys asked on the tools/call before the task, then the keys the task asked.
+    "deploy_release": (
+        {"modern": "Released v1.2 to production (approved).", "legacy": "Released v1.2 to staging (approved)."},
+        [["environment"], ["approve_release"]],
+        ["elicitation/create", "elicitation/create"],
+    ),
+    "nightly_build": ({"modern": "Nightly build passed", "legacy": "Nightly build passed"}, [], []),
 }
 
 
@@ -196,6 +205,9 @@ def check_flow(call: Call, outcome: Outcome, era: str) -> None:
     texts, keys, server_requests = FLOWS[name]
     assert outcome.status == "complete", (name, outcome.status, outcome.detail)
     assert texts[era] in text_of(outcome.result), (name, text_of(outcome.result))
+    if call.task is not None:
+        check_task_flow(call, era, keys, server_requests)
+        return
     if era == "modern":
         requests = [r for r in call.rounds if r.kind == "request"]
         assert [r for r in call.rounds if r.kind != "request"] == []
@@ -222,6 +234,19 @@ def check_flow(call: Call, outcome: Outcome, era: str) -> None:
     if name == "open_dashboard" and era == "legacy":
         notes = [n.raw for r in call.rounds for n in r.notifications]
         assert any("notifications/elicitation/complete" in raw for raw in notes), notes
+
+
+def check_task_flow(call: Call, era: str, keys: list[list[str]], server_requests: list[str]) -> None:
+    """A task flow: how often it was polled is timing, so only what was asked, where, and how it ended."""
+    task = call.task
+    assert task is not None and task.changes()[-1] == "completed", task
+    if era == "modern":
+        asked = [sorted(r.input_requests) for r in call.rounds if r.input_requests]
+        assert asked == keys, call.name
+        assert [r.method for r in call.rounds[: task.created_round]] == ["tools/call"] * (task.created_round or 0)
+    else:
+        asked_by_server = [r.method for r in call.rounds if r.kind == "server-request"]
+        assert asked_by_server == server_requests, call.name
 
 
 async def test_auto_era_settles_on_modern_over_http(demo_url: str) -> None:

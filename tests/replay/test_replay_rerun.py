@@ -12,8 +12,9 @@ from replay_support import CHANGED, DEMO, http_server, invoke
 
 DEMO_SPEC = shlex.join(DEMO)
 CHANGED_SPEC = shlex.join(CHANGED)
-RERUN = 12
-"""Every demo flow: ten tools, a prompt and a resource (the handshake and the three lists are not re-run)."""
+RERUN = 14
+"""Every demo flow: twelve tools (two of them tasks), a prompt and a resource (the handshake and the three lists are
+not re-run)."""
 
 
 @pytest.fixture(scope="module")

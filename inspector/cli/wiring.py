@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
+import logging
 import shlex
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from inspector import __version__
 from inspector.answers.base import AnswerSource
@@ -24,6 +25,9 @@ from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.base import Transport
+
+if TYPE_CHECKING:
+    from inspector.transport.oauth.config import AuthConfig
 
 DEMO_COMMAND: Final = [sys.executable, "-m", "inspector.demo"]
 REPLY_POLL_S: Final[dict[str, float]] = {"stdio": 0.0003, "http": 0.0}
@@ -44,14 +48,19 @@ def demo_target() -> Target:
     return Target.from_spec(shlex.join(DEMO_COMMAND), name="demo server")
 
 
-def build_transport(target: Target) -> Transport:
-    """A transport for the target (stdio command line or Streamable HTTP URL)."""
+def build_transport(target: Target, auth: AuthConfig | None = None) -> Transport:
+    """A transport for the target (stdio command line or Streamable HTTP URL). ``auth``: an HTTP server may be
+    logged in to (not when the user gave an ``Authorization`` of their own: that token is theirs to manage)."""
     if target.kind == "http":
         _absent_sniffio_fails_fast()
         from inspector.transport.http import StreamableHttpTransport
 
+        own_token = any(name.lower() == "authorization" for name in target.headers)
         return StreamableHttpTransport(
-            target.url or "", headers=target.headers, secret_headers=target.secret_header_names()
+            target.url or "",
+            headers=target.headers,
+            secret_headers=target.secret_header_names(),
+            auth=None if own_token else auth,
         )
     from inspector.transport.stdio import StdioTransport
 
@@ -85,9 +94,11 @@ def build_session(
     timeout: float = 60.0,
     legacy_offer: str = LATEST_LEGACY,
     modern_version: str = LATEST_MODERN,
+    auth: AuthConfig | None = None,
 ) -> InspectorSession:
-    """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
-    transport = build_transport(target)
+    """Transport + recorder + session, not yet connected (``era`` defaults to the target's; ``auth``: how an HTTP
+    server may be logged in to)."""
+    transport = build_transport(target, auth)
     chosen: EraMode = era if era is not None else target.era
     return InspectorSession(
         transport,
@@ -100,7 +111,7 @@ def build_session(
         modern_version=modern_version,
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
-        secrets=target.secrets(),
+        secrets=[*target.secrets(), *(auth.credentials.secrets() if auth is not None else [])],
     )
 
 
@@ -118,6 +129,16 @@ def run_loop(main: Awaitable[Result]) -> Result:
 
         return asyncio.run(run())
     return uvloop.run(run())
+
+
+def quiet_sdk_logging() -> None:
+    """The SDK logs a failed OAuth flow with ``logger.exception`` (a traceback through logging's last-resort
+    handler, on every face). A failed login is reported as a fault with its step and hint instead, so the SDK's
+    loggers are given a handler that drops everything. Process-wide, so it is done here."""
+    sdk = logging.getLogger("mcp")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk.handlers):
+        sdk.addHandler(logging.NullHandler())
+    sdk.propagate = False
 
 
 def _absent_sniffio_fails_fast() -> None:

@@ -17,12 +17,13 @@ from typing import Any
 from inspector.protocol import wire_text
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, notification
 from inspector.protocol.wire_text import Encoded, dumps
+from inspector.session import auth_steps, records
 from inspector.session import findings as lint
-from inspector.session import records
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline import Call, HttpInfo
 from inspector.transport.base import (
+    AuthEvent,
     Closed,
     HttpExchange,
     OutgoingMessage,
@@ -78,6 +79,9 @@ class _Pending:
     method: str
     deadline: float | None = None
     """Loop time after which the request has timed out (None: no timeout)."""
+    timeout: float | None = None
+    waiting_since: float | None = None
+    """Loop time a login of this request began waiting on a person (its deadline is held meanwhile)."""
 
 
 async def _poll_until_done(future: asyncio.Future[Any], seconds: float) -> None:
@@ -117,6 +121,8 @@ class Connection:
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
         self._closing = False
+        self.waited_on_person = 0.0
+        """Seconds requests spent waiting on a person logging in (the handshake does not count them)."""
 
     async def start(self) -> None:
         """Start the transport; raises ``TransportStartError`` when the server cannot be reached."""
@@ -155,6 +161,7 @@ class Connection:
         await self.transport.send(outgoing)
         if timeout is not None:
             # The deadline counts from the send, as a per-request timer would; one shared timer watches them all.
+            pending.timeout = timeout
             pending.deadline = deadline = loop.time() + timeout
             if self._watchdog is None or deadline < self._watchdog_at:
                 self._arm_watchdog(loop, deadline)
@@ -290,6 +297,11 @@ class Connection:
             log.write(records.stream_note(log.since_start(event.at), event.text, http=http, reply_to=event.in_reply_to))
         elif isinstance(event, TransportFault):
             self._fault(event)
+        elif isinstance(event, AuthEvent):
+            for secret in event.secrets:
+                log.add_secret(secret)  # before anything that could hold it is written
+            log.write(auth_steps.record(log.since_start(event.at), event))
+            self._hold_for_login(event)
         elif isinstance(event, Closed):
             self.closed_reason = event.reason
             log.write(records.closed(log.since_start(event.at), event.reason, event.returncode))
@@ -353,6 +365,27 @@ class Connection:
         if fault.fatal:
             self.closed_reason = fault.message
             self._fail_all(RequestFailed("transport", fault.message, fault.hint, fatal=True))
+
+    def _hold_for_login(self, event: AuthEvent) -> None:
+        """A person logging in is no slow server: while a login waits on the browser, the request's timeout is
+        held; the next step of the login gives it its whole timeout again."""
+        pending = self._pending.get(event.request_id) if event.request_id is not None else None
+        if pending is None:
+            return
+        loop = asyncio.get_running_loop()
+        if event.outcome == "waiting":
+            if pending.waiting_since is None:
+                pending.waiting_since = loop.time()
+                pending.deadline = None
+            return
+        if pending.waiting_since is None:
+            return
+        self.waited_on_person += loop.time() - pending.waiting_since
+        pending.waiting_since = None
+        if pending.timeout is not None:
+            pending.deadline = deadline = loop.time() + pending.timeout
+            if self._watchdog is None or deadline < self._watchdog_at:
+                self._arm_watchdog(loop, deadline)
 
     def _fail_all(self, failure: RequestFailed) -> None:
         for pending in self._pending.values():

@@ -14,6 +14,8 @@ Every later line is a record with ``t`` (seconds since the session started) and 
 - ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
   (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``).
+- ``"auth"``: one step of an OAuth login (an exchange or a decision), for the request that needed it; the format
+  is ``session.auth_steps``'.
 """
 
 from __future__ import annotations

@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+
+if TYPE_CHECKING:
+    from inspector.session.auth_steps import AuthStep
 
 Direction = Literal["c2s", "s2c"]
 Severity = Literal["error", "warning", "info"]
@@ -206,6 +209,8 @@ class Call:
     finished_at: float | None = None
     findings: list[Finding] = field(default_factory=list)
     """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
+    auth: list[AuthStep] = field(default_factory=list)
+    """The OAuth login (or refresh, or step-up) its requests needed, step by step (``session.auth_steps``)."""
 
     @property
     def name(self) -> str | None:
@@ -348,6 +353,8 @@ class Timeline:
     """Every finding, session-wide, in the order raised (round and call findings included)."""
     unmatched: list[WireMessage] = field(default_factory=list)
     """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications."""
+    auth: list[AuthStep] = field(default_factory=list)
+    """Every OAuth step of the session, in order (each also on its call's ``auth``, when it had one)."""
     connected: bool = False
     disconnect_reason: str | None = None
     listeners: list[TimelineListener] = field(default_factory=list, compare=False, repr=False)

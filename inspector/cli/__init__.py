@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from inspector.cli import call_commands, replay_commands, server_commands, tui_commands
+from inspector.cli import auth_commands, call_commands, replay_commands, server_commands, tui_commands
 
 
 def build_app() -> typer.Typer:
@@ -17,7 +17,7 @@ def build_app() -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
-    for module in (call_commands, tui_commands, replay_commands, server_commands):
+    for module in (call_commands, auth_commands, tui_commands, replay_commands, server_commands):
         module.register(app)
     return app
 

@@ -10,6 +10,7 @@ the authorization code, so it is never echoed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -58,15 +59,16 @@ class TerminalLogin:
         console = self._console
         where = f" at {one_line(prompt.issuer, 100)}" if prompt.issuer else ""
         console.print(Text(f"login needed for {one_line(prompt.server, 100)}{where}", style="bold"))
-        opened = False
-        if self._browser:
-            try:
-                opened = bool(self._opener(prompt.url))
-            except Exception:  # a browser that fails to start is no browser: the URL is printed anyway
-                opened = False
-        console.print(Text("opened your browser on:" if opened else "open this address in a browser:"))
-        console.print(Text(clean(prompt.url)), soft_wrap=True)
+        # listening before the browser opens: it may come back before the opener returns
         waits: list[asyncio.Future[Landing]] = [asyncio.ensure_future(helpers.wait_for_browser())]
+        if self._browser:
+            # In a thread of its own, never waited for: webbrowser waits for a $BROWSER command to exit, and that
+            # command may be the very browser that has to reach our callback.
+            threading.Thread(target=self._open, args=(prompt.url,), daemon=True).start()
+            console.print(Text("your browser is opening; if it does not, open this address in one:"))
+        else:
+            console.print(Text("open this address in a browser:"))
+        console.print(Text(clean(prompt.url)), soft_wrap=True)
         if self._paste:
             console.print(
                 Text(
@@ -86,9 +88,15 @@ class TerminalLogin:
                 wait.cancel()
             await asyncio.gather(*waits, return_exceptions=True)
 
+    def _open(self, url: str) -> None:
+        with contextlib.suppress(Exception):  # a browser that fails to start is no browser: the URL is printed
+            self._opener(url)
+
     async def _pasted(self, redirect_uri: str) -> Landing:
         while True:
             line = await read_line()
+            if line == "":  # stdin closed: nobody will paste; the browser may still come back
+                await asyncio.Event().wait()
             try:
                 return parse_landing(line, redirect_uri)
             except BadRedirect as bad:
@@ -100,13 +108,19 @@ async def read_line() -> str:
     reader registered on the descriptor, removed when this is cancelled; a daemon thread where there is none)."""
     loop = asyncio.get_running_loop()
     got: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str) -> None:
+        if not got.done():
+            got.set_result(line)
+
     try:
         fd = sys.stdin.fileno()
-        loop.add_reader(fd, lambda: got.done() or got.set_result(sys.stdin.readline()))
+        loop.add_reader(fd, lambda: settle(sys.stdin.readline()))
     except (NotImplementedError, OSError, ValueError):  # Windows' proactor loop, or no real stdin
+
         def read() -> None:
             line = sys.stdin.readline()
-            loop.call_soon_threadsafe(lambda: got.done() or got.set_result(line))
+            loop.call_soon_threadsafe(settle, line)
 
         threading.Thread(target=read, daemon=True).start()
         return await got

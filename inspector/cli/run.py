@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import typer
 from rich.console import Console
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.options import ConnectOptions
-from inspector.cli.wiring import build_session, run_loop
+from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.render import print_timeline
 from inspector.protocol.redact import Redactor
@@ -23,6 +23,9 @@ from inspector.session.outcome import Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.base import TransportStartError
+
+if TYPE_CHECKING:
+    from inspector.transport.oauth.config import AuthConfig
 
 EXIT_CONNECT: Final = 3
 Operation = Callable[[InspectorSession], Awaitable[Outcome]]
@@ -84,11 +87,13 @@ def run_and_exit(
     command chose them itself); exit with its code."""
     chosen = target if target is not None else opts.target()
     source = answers if answers is not None else opts.answer_source()
+    auth = login_config(chosen, opts.login(), error_console())
     code = run_loop(
         run_operation(
             operation,
             target=chosen,
             answers=source,
+            auth=auth,
             era=opts.era_mode(),
             record=opts.recording(),
             as_json=opts.as_json,
@@ -112,9 +117,10 @@ async def run_operation(
     timeout: float = 60.0,
     show_all_calls: bool = False,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
+    auth: AuthConfig | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
-    session = build_session(target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout)
+    session = build_session(target, answers, era=era, record=record, max_rounds=max_rounds, timeout=timeout, auth=auth)
     try:
         if not await connect_or_report(session, as_json=as_json):
             say_recorded(record)
@@ -128,7 +134,8 @@ async def run_operation(
     else:
         console = Console(highlight=False)
         call = session.call(outcome.call_index)
-        print_timeline(console, session.timeline, calls=None if show_all_calls else [call])
+        logins = [c for c in session.timeline.calls if c.auth and c is not call]  # a login while connecting
+        print_timeline(console, session.timeline, calls=None if show_all_calls else [*logins, call])
         if outcome.status != "complete" and outcome.detail:
             say_error(f"{call.method} ended {outcome.status}: {outcome.detail}", redactor=session.redactor)
         if outcome.status == "failed":

@@ -12,8 +12,26 @@ from inspector.cli.wiring import run_loop
 def demo_server(
     http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0 picks a free one).")] = 0,
+    auth: Annotated[
+        bool, typer.Option("--auth", help="With --http: behind OAuth, with its own authorization server.")
+    ] = False,
+    as_port: Annotated[
+        int, typer.Option("--as-port", min=0, max=65535, help="The authorization server's port (0: a free one).")
+    ] = 0,
+    auto_consent: Annotated[
+        bool, typer.Option("--auto-consent", help="Approve every login at once (no consent page).")
+    ] = False,
+    token_ttl: Annotated[int, typer.Option("--token-ttl", min=1, help="Seconds an access token lives.")] = 3600,
 ) -> None:
-    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP."""
+    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP (with --auth,
+    behind OAuth: `add` then needs a step-up to demo:write)."""
+    if auth and not http:
+        raise typer.BadParameter("--auth needs --http")
+    if auth:
+        from inspector.demo.auth import run_auth_http
+
+        run_auth_http(port, as_port, auto_consent=auto_consent, token_ttl=token_ttl)
+        return
     from inspector.demo.server import run_http, run_stdio
 
     if http:

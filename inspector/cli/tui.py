@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.wiring import build_session
+from inspector.cli.options import LoginChoices
+from inspector.cli.wiring import build_session, login_config
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 
@@ -25,16 +26,18 @@ def ui_target(target: Target, *, name: str = "") -> UiTarget:
 
 
 def make_session_factory(
-    recording: Path | None, given: Target | None = None
+    recording: Path | None, given: Target | None = None, login: LoginChoices | None = None
 ) -> Callable[[UiTarget, AnswerSource], InspectorSession]:
-    """The factory the UI calls to turn a chosen target into a session (transport + recorder + session)."""
+    """The factory the UI calls to turn a chosen target into a session (transport + recorder + session). A server
+    behind OAuth is logged in to through the browser (the TUI owns the terminal: nothing is printed or pasted)."""
 
     def session_factory(chosen: UiTarget, answers: AnswerSource) -> InspectorSession:
         if given is not None and given.spec == chosen.spec:
             target = given  # keep --bearer / --secret so they are redacted from the recording
         else:
             target = Target.from_spec(chosen.spec, headers=chosen.headers, env=chosen.env, era=chosen.era)
-        return build_session(target, answers, era=chosen.era, record=recording)
+        auth = login_config(target, login or LoginChoices(), quiet=True)
+        return build_session(target, answers, era=chosen.era, record=recording, auth=auth)
 
     return session_factory
 
@@ -46,11 +49,12 @@ def open_tui(
     theme: str | None = None,
     roots: list[str] | None = None,
     stub_sampling: bool = False,
+    login: LoginChoices | None = None,
 ) -> int:
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
     from inspector.ui.app import run_app
 
-    session_factory = make_session_factory(record, target)
+    session_factory = make_session_factory(record, target, login)
     shown = ui_target(target) if target is not None else None
     return run_app(
         session_factory,

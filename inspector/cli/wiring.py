@@ -27,6 +27,10 @@ from inspector.targets.target import Target
 from inspector.transport.base import Transport
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from inspector.cli.options import LoginChoices
+    from inspector.session.token_store import TokenStore
     from inspector.transport.oauth.config import AuthConfig
 
 DEMO_COMMAND: Final = [sys.executable, "-m", "inspector.demo"]
@@ -129,6 +133,52 @@ def run_loop(main: Awaitable[Result]) -> Result:
 
         return asyncio.run(run())
     return uvloop.run(run())
+
+
+def login_config(
+    target: Target,
+    choices: LoginChoices,
+    console: Console | None = None,
+    *,
+    quiet: bool = False,
+    store: TokenStore | None = None,
+) -> AuthConfig | None:
+    """How an HTTP target may be logged in to: the user's token store, the client they named, and a terminal
+    login (the browser where there is one here, a pasted redirect where stdin is a terminal) unless ``--no-login``
+    or nobody could complete one (then a login that would be needed fails at once, saying what to run).
+    ``quiet``: no prompt printed and nothing pasted (the TUI, which owns the terminal)."""
+    if target.kind != "http":
+        return None
+    from inspector.cli.login import TerminalLogin, browser_here, terminal_here
+    from inspector.protocol.oauth import Login
+    from inspector.session.token_store import open_store
+    from inspector.transport.oauth.config import AuthConfig, Credentials
+
+    quiet_sdk_logging()
+    browser = choices.browser and browser_here()
+    paste = not quiet and terminal_here()
+    login: Login | None = None
+    reason = "--no-login was given"
+    if choices.allowed and (browser or paste):
+        from rich.console import Console
+
+        shown = console if console is not None and not quiet else Console(stderr=True, quiet=quiet)
+        login = TerminalLogin(shown, browser=browser, paste=paste)
+    elif choices.allowed:
+        reason = (
+            "there is no browser here (and the TUI takes no pasted redirect yet)"
+            if quiet
+            else "there is no browser here and no terminal to paste the redirect into"
+        )
+    credentials = Credentials(choices.client_id, choices.client_secret, client_metadata_url=choices.client_metadata_url)
+    return AuthConfig(
+        store if store is not None else open_store(),
+        login,
+        credentials,
+        callback_port=choices.callback_port,
+        login_timeout=choices.timeout,
+        no_login_reason=reason,
+    )
 
 
 def quiet_sdk_logging() -> None:

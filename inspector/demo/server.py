@@ -28,14 +28,16 @@ INSTRUCTIONS: Final = (
 )
 
 
-def build_server() -> MCPServer[Any]:
-    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource."""
+def build_server(**protection: Any) -> MCPServer[Any]:
+    """A fresh demo server with every tool, the `code_review` prompt and the `demo://report` resource.
+    ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
         title="Inspector demo server",
         instructions=INSTRUCTIONS,
         version=SERVER_VERSION,
         log_level="WARNING",
+        **protection,
     )
     flows_elicit.register(server)
     flows_other.register(server)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.headless.auth_render import auth_json
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.outcome import Outcome
 from inspector.session.timeline import Call, Finding, Round, Timeline
@@ -57,6 +58,7 @@ def call_json(call: Call) -> JsonObject:
         "ms": None if call.total_ms is None else round(call.total_ms, 3),
         "rounds": [round_json(r) for r in call.rounds],
         "findings": [finding_json(f) for f in call.all_findings()],
+        **({"auth": [auth_json(s) for s in call.auth]} if call.auth else {}),
     }
 
 
@@ -77,5 +79,7 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
         "findings": [finding_json(f) for f in timeline.findings],
     }
+    if timeline.auth:
+        doc["auth"] = [auth_json(s) for s in timeline.auth]
     doc.update(extra)
     return doc

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from inspector.headless.auth_render import login_summary, step_lines
 from inspector.protocol.sanitize import clean, one_line
 from inspector.session.timeline import Call, Finding, Round, Timeline
 
@@ -113,6 +114,10 @@ def call_block(call: Call) -> RenderableType:
     rounds = [r for r in call.rounds]
     head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} {ms(call.total_ms)}", style="dim")
     lines: list[RenderableType] = [head]
+    if call.auth:
+        lines.append(login_summary(call.auth))
+        for step in call.auth:
+            lines.extend(step_lines(step, "    "))
     for i, round_ in enumerate(rounds):
         lines.extend(round_lines(round_, i == len(rounds) - 1))
     lines.extend(finding_line(f) for f in call.findings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -296,8 +296,9 @@ class AuthorizationPrompt:
 class LoginHelpers(Protocol):
     """What the login machinery offers a face while it waits for the redirect."""
 
-    async def wait_for_browser(self) -> Landing:
-        """The redirect, as the loopback callback on 127.0.0.1 receives it (listening until this returns)."""
+    def wait_for_browser(self) -> Awaitable[Landing]:
+        """Start the loopback callback on 127.0.0.1 listening (now, before any browser is opened); the awaitable is
+        the redirect it receives (it stops listening when that comes, or when the awaitable is cancelled)."""
         ...
 
     async def follow(self) -> Landing:

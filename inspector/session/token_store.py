@@ -191,7 +191,7 @@ def open_store(kind: str | None = None, folder: Path | None = None) -> TokenStor
     if chosen != "file":
         raise StoreError(f"${STORE_ENV} must be keyring, file or memory, not {chosen!r}")
     secrets = FileHalf(base / "secrets.json")
-    return TokenStore(index, secrets, f"{secrets.path} (readable by you only)")
+    return TokenStore(index, secrets, f"files in {base} (readable by you only)")
 
 
 def keyring_works() -> bool:

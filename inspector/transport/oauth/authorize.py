@@ -24,7 +24,7 @@ from inspector.transport.oauth.config import MAX_LOGINS, AuthConfig
 from inspector.transport.oauth.failures import ExchangeFailed
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
 
     from mcp.client.auth.oauth2 import OAuthContext
 
@@ -159,15 +159,17 @@ class _Helpers:
         self._narrator = narrator
         self._timeout = timeout
 
-    async def wait_for_browser(self) -> Landing:
+    def wait_for_browser(self) -> Awaitable[Landing]:
+        callback = self._authorizer.callback
         try:
-            return await self._authorizer.callback.wait(self._timeout)
+            callback.listen()
         except CallbackPortTaken as taken:
             raise LoginStopped(
                 str(taken),
                 "the redirect URI registered with the authorization server names that port: free it, or "
                 f"`inspector auth logout {self._authorizer.server}` to register again on another",
             ) from None
+        return callback.wait(self._timeout)
 
     async def follow(self) -> Landing:
         return await self._authorizer.follow(self._url, self._narrator)

@@ -31,7 +31,8 @@ class CallbackPortTaken(OSError):
 
 
 class LoopbackCallback:
-    """One login's redirect target. ``reserve`` picks the port; ``wait`` listens until the redirect comes."""
+    """One login's redirect target. ``reserve`` picks the port; ``listen`` starts listening; ``wait`` waits for the
+    redirect and closes it all."""
 
     def __init__(self, port: int = 0) -> None:
         self._wanted = port
@@ -58,10 +59,20 @@ class LoopbackCallback:
         self._sock = sock
         self.port = sock.getsockname()[1]
 
-    async def wait(self, timeout: float) -> Landing:
-        """Listen until a browser comes to ``/callback``; the socket is closed however this ends. Raises
-        ``TimeoutError`` after ``timeout`` seconds."""
+    def listen(self) -> None:
+        """Start listening now (a browser that comes before ``wait`` runs waits in the backlog)."""
         self.reserve()
+        sock = self._sock
+        assert sock is not None
+        if not self.listening:
+            sock.listen(8)
+            sock.setblocking(False)
+            self.listening = True
+
+    async def wait(self, timeout: float) -> Landing:
+        """Listen (if not yet) until a browser comes to ``/callback``; the socket is closed however this ends.
+        Raises ``TimeoutError`` after ``timeout`` seconds."""
+        self.listen()
         sock = self._sock
         assert sock is not None
         landed: asyncio.Future[Landing] = asyncio.get_running_loop().create_future()
@@ -69,7 +80,7 @@ class LoopbackCallback:
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             try:
                 await _answer(reader, writer, landed)
-            except (OSError, asyncio.IncompleteReadError, ValueError):
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
                 pass
             finally:
                 writer.close()
@@ -78,20 +89,16 @@ class LoopbackCallback:
 
         server: asyncio.Server | None = None
         try:
-            sock.listen(8)
-            sock.setblocking(False)
             server = await asyncio.start_server(handle, sock=sock)
-            self.listening = True
             return await asyncio.wait_for(landed, timeout)
         finally:
-            self.listening = False
-            self._sock = None
             if server is not None:
                 server.close()  # closes the socket too; nothing listens once the login ends
-            sock.close()
+            self.close()
 
     def close(self) -> None:
-        """Give the port back (a login that never listened)."""
+        """Stop listening and give the port back (a later login binds it again)."""
+        self.listening = False
         if self._sock is not None:
             self._sock.close()
             self._sock = None

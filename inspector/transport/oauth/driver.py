@@ -45,12 +45,14 @@ class OAuthDriver:
         self._exchange_timeout = exchange_timeout
         self._record: LoginRecord | None = None
         self._loaded = False
+        self._announced = False
         self._machinery: Machinery | None = None
         self._building = asyncio.Lock()
         self._step_ups: Counter[frozenset[str]] = Counter()
 
     def authorization(self) -> str | None:
         """The ``Authorization`` a request carries now (None: no valid token yet)."""
+        self._load()
         token = self._usable_token()
         return f"Bearer {token}" if token else None
 
@@ -72,7 +74,8 @@ class OAuthDriver:
     async def _send(self, request: httpx.Request, narrator: Narrator) -> tuple[httpx.Response | None, FaultText | None]:
         from inspector.transport.oauth.flow import challenged
 
-        self._load(narrator)
+        self._load()
+        self._announce(narrator)
         machinery = self._machinery
         fresh = machinery is None and (self._record is None or self._record.tokens is None)
         if (self._usable_token() is not None or fresh) and not (machinery is not None and machinery.locked()):
@@ -83,17 +86,21 @@ class OAuthDriver:
             return await self._login(request, response, narrator)
         return await self._login(request, None, narrator)
 
-    def _load(self, narrator: Narrator) -> None:
-        """Read the stored login once, and tell the timeline (its secrets go to the session's redactor)."""
-        if self._loaded:
+    def _load(self) -> None:
+        """Read the stored login, once (the first request's headers need its token)."""
+        if not self._loaded:
+            self._loaded = True
+            self._record = self.config.store.load(self.server)
+
+    def _announce(self, narrator: Narrator) -> None:
+        """Tell the timeline, once, which stored login is used (its secrets go to the session's redactor)."""
+        record = self._record
+        if self._announced or record is None:
             return
-        self._loaded = True
-        self._record = record = self.config.store.load(self.server)
-        if record is None:
-            return
+        self._announced = True
         left = record.expires_in()
         if record.tokens is None:
-            when = "no token (a refresh was refused)"
+            when = "no token"
         elif left is None:
             when = "no expiry known"
         else:

@@ -72,6 +72,7 @@ class FlowRun:
         )
         self.latest = first
         pending = first
+        self._narrator.begin(getattr(self._auth, "context", None))
         flow = self._auth.async_auth_flow(mirror)
         try:
             outgoing = await flow.__anext__()

@@ -52,7 +52,8 @@ class _Seen:
     metadata: object = None
     client: object = None
     tokens: object = None
-    scope: str | None = None
+    known: tuple[object, ...] = ()
+    """What the context held when the flow began (the stored login): told as such, not as news."""
 
 
 @dataclass(slots=True)
@@ -133,6 +134,17 @@ class Narrator:
         what = f"the request was sent again with the new token: HTTP {status}"
         self.decision("retry", "ok" if ok else "refused", what)
 
+    def begin(self, context: OAuthContext | None) -> None:
+        """The flow starts: what the context holds now is the stored login's, not this flow's doing."""
+        if context is None:
+            return
+        seen = self._seen
+        seen.tokens = context.current_tokens
+        seen.known = (context.protected_resource_metadata, context.oauth_metadata, context.client_info)
+
+    def _origin(self, value: object) -> str:
+        return " (from the stored login)" if any(value is known for known in self._seen.known) else ""
+
     def found(self, step: Step) -> bool:
         """Did this flow end up with a usable answer for a metadata step (after any failed places)?"""
         if step == "protected-resource-metadata":
@@ -142,25 +154,29 @@ class Narrator:
         return False
 
     # ------------------------------------------------------------------------------------------------ decisions
-    def follow_context(self, context: OAuthContext) -> None:
-        """Tell what the SDK decided since the last look: the resource, the issuer, the client."""
+    def follow_context(self, context: OAuthContext, *, settled: bool = False) -> None:
+        """Tell what the SDK decided since the last look: the resource, the issuer, the client. What the stored
+        login brought is told only once it is ``settled`` that the flow uses it (the authorization is next: a
+        401 rediscovers everything, a step-up may not)."""
         seen = self._seen
         prm = context.protected_resource_metadata
-        if prm is not None and prm is not seen.prm:
+        if prm is not None and prm is not seen.prm and (settled or not self._origin(prm)):
             seen.prm = prm
             supported = f"; scopes_supported {' '.join(prm.scopes_supported)!r}" if prm.scopes_supported else ""
             self.decision(
                 "protected-resource-metadata",
                 "ok",
-                f"resource {prm.resource} is this server; authorization server {context.auth_server_url}{supported}",
+                f"resource {prm.resource} is this server; authorization server {context.auth_server_url}{supported}"
+                + self._origin(prm),
                 "RFC 9728: the resource named must be the server we talk to (else nothing is sent to its AS)",
             )
         metadata = context.oauth_metadata
-        if metadata is not None and metadata is not seen.metadata:
+        if metadata is not None and metadata is not seen.metadata and (settled or not self._origin(metadata)):
             seen.metadata = metadata
-            self.decision("authorization-server-metadata", "ok", describe_metadata(metadata), _ISSUER_WHY)
+            what = describe_metadata(metadata) + self._origin(metadata)
+            self.decision("authorization-server-metadata", "ok", what, _ISSUER_WHY)
         client = context.client_info
-        if client is not None and client is not seen.client:
+        if client is not None and client is not seen.client and (settled or not self._origin(client)):
             seen.client = client
             method = client.token_endpoint_auth_method or "chosen by the server's offer"
             cimd = context.client_metadata_url is not None and client.client_id == context.client_metadata_url
@@ -169,11 +185,11 @@ class Narrator:
                 if cimd
                 else f"client {client.client_id} (token endpoint auth: {method})"
             )
-            self.decision("registration", "ok", what, secrets=(client.client_secret or "",))
+            self.decision("registration", "ok", what + self._origin(client), secrets=(client.client_secret or "",))
 
     def authorization(self, context: OAuthContext) -> None:
         """Just before the browser is sent: the client (told above when registered) and the scope, with why."""
-        self.follow_context(context)
+        self.follow_context(context, settled=True)
         scope = context.client_metadata.scope
         challenge = self.challenge
         why = scope_why(scope, challenge.scope if challenge else None, context, bool(challenge and challenge.step_up))

@@ -16,6 +16,14 @@ from typing import Any, Final, Literal, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED: Final = "[redacted]"
+FAULT_PREFIX: Final = "auth-"
+"""Transport faults of a login are named ``auth-<step>`` (and ``auth-required``: a login that may not run)."""
+
+
+def is_auth_fault(kind: str | None) -> bool:
+    """Did a login end this request (rather than the server or the network)?"""
+    return kind is not None and kind.startswith(FAULT_PREFIX)
+
 
 Step = Literal[
     "challenge",

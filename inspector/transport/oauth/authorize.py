@@ -94,6 +94,7 @@ class Authorizer:
                 "if it cannot reach this machine",
             ) from None
         finally:
+            await helpers.stop()
             self.callback.close()
         narrator.landed(
             landing,
@@ -158,18 +159,29 @@ class _Helpers:
         self._url = url
         self._narrator = narrator
         self._timeout = timeout
+        self._serving: asyncio.Task[Landing] | None = None
 
     def wait_for_browser(self) -> Awaitable[Landing]:
         callback = self._authorizer.callback
-        try:
-            callback.listen()
-        except CallbackPortTaken as taken:
-            raise LoginStopped(
-                str(taken),
-                "the redirect URI registered with the authorization server names that port: free it, or "
-                f"`inspector auth logout {self._authorizer.server}` to register again on another",
-            ) from None
-        return callback.wait(self._timeout)
+        if self._serving is None:
+            try:
+                callback.listen()
+            except CallbackPortTaken as taken:
+                raise LoginStopped(
+                    str(taken),
+                    "the redirect URI registered with the authorization server names that port: free it, or "
+                    f"`inspector auth logout {self._authorizer.server}` to register again on another",
+                ) from None
+            # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
+            self._serving = asyncio.ensure_future(callback.wait(self._timeout))
+        return self._serving
+
+    async def stop(self) -> None:
+        """The login ended: stop serving the callback (if the face did not wait for it)."""
+        serving = self._serving
+        if serving is not None and not serving.done():
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
 
     async def follow(self) -> Landing:
         return await self._authorizer.follow(self._url, self._narrator)

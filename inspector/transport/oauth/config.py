@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 Grant = Literal["authorization_code", "client_credentials", "private_key_jwt", "identity_assertion"]
 LOGIN_TIMEOUT_S: Final = 300.0
 """How long a login waits for the browser to come back before giving up (``--login-timeout``)."""
+EXCHANGE_TIMEOUT_S: Final = 30.0
 MAX_STEP_UPS: Final = 2
 """Step-up authorizations for one set of scopes in one session; a server that keeps asking is refused after this."""
 MAX_LOGINS: Final = 3
@@ -83,5 +84,8 @@ class AuthConfig:
     callback_port: int | None = None
     """The loopback port for the redirect (None: the registered one, else a free one)."""
     login_timeout: float = LOGIN_TIMEOUT_S
+    exchange_timeout: float = EXCHANGE_TIMEOUT_S
+    """How long one exchange of the flow may take (the MCP channel has no read timeout; an authorization server
+    that never answers must not hang a login)."""
     no_login_reason: str = "--no-login was given"
     client_name: str = "inspector"

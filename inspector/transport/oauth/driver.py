@@ -28,21 +28,14 @@ if TYPE_CHECKING:
     from inspector.transport.http_channel import HttpChannel
     from inspector.transport.oauth.machinery import Machinery
 
-EXCHANGE_TIMEOUT_S = 30.0
-"""How long one exchange of the flow may take (the MCP channel has no read timeout; an authorization server that
-never answers must not hang a login)."""
-
-
 class OAuthDriver:
     """Sends MCP requests with a token and logs in when the server challenges (see the module docstring)."""
 
-    def __init__(
-        self, config: AuthConfig, server: str, channel: HttpChannel, exchange_timeout: float = EXCHANGE_TIMEOUT_S
-    ) -> None:
+    def __init__(self, config: AuthConfig, server: str, channel: HttpChannel) -> None:
         self.config = config
         self.server = server
         self._channel = channel
-        self._exchange_timeout = exchange_timeout
+        self._exchange_timeout = config.exchange_timeout
         self._record: LoginRecord | None = None
         self._loaded = False
         self._announced = False
@@ -253,4 +246,4 @@ def _is_mcp_send_error(exc: Exception) -> bool:
     return isinstance(exc, httpx.HTTPError)
 
 
-__all__ = ["EXCHANGE_TIMEOUT_S", "OAuthDriver"]
+__all__ = ["OAuthDriver"]

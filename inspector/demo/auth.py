@@ -303,7 +303,11 @@ def build_auth_demo(port: int = 0, as_port: int = 0, *, auto_consent: bool = Fal
 def run_auth_http(port: int, as_port: int, *, auto_consent: bool, token_ttl: int) -> None:
     """``inspector demo-server --http --auth``: serve until interrupted; the two URLs go to stderr."""
     demo = build_auth_demo(port, as_port, auto_consent=auto_consent, token_ttl=token_ttl)
-    print(f"inspector demo server (OAuth) on {demo.mcp_url}", file=sys.stderr)
-    print(f"authorization server {demo.issuer}", file=sys.stderr, flush=True)
+    # one line: a reader waiting for it sees both URLs at once
+    print(
+        f"inspector demo server (OAuth) on {demo.mcp_url} ; authorization server {demo.issuer}",
+        file=sys.stderr,
+        flush=True,
+    )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(demo.serve())

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from inspector.transport.http_channel import HttpChannel
     from inspector.transport.oauth.machinery import Machinery
 
+
 class OAuthDriver:
     """Sends MCP requests with a token and logs in when the server challenges (see the module docstring)."""
 

@@ -143,5 +143,5 @@ def test_an_unreadable_or_unwritable_store_is_an_error(tmp_path: Path) -> None:
         store.load(SERVER)
     blocked = open_store("file", folder=tmp_path / "file-not-folder")
     (tmp_path / "file-not-folder").write_text("")
-    with pytest.raises(StoreError, match="cannot (read|write) .*file-not-folder"):
+    with pytest.raises(StoreError, match=r"cannot (read|write) .*file-not-folder"):
         blocked.save(record())

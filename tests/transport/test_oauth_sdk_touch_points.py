@@ -28,7 +28,8 @@ async def nothing(*_: Any) -> Any:
     return None
 
 
-def provider(record: LoginRecord | None = None, credentials: Credentials = Credentials()) -> InspectorOAuthProvider:
+def provider(record: LoginRecord | None = None) -> InspectorOAuthProvider:
+    credentials = Credentials()
     config = AuthConfig(open_store("memory"), None, credentials)
     storage = StagedStorage(config.store, SERVER, credentials, record)
     return InspectorOAuthProvider(

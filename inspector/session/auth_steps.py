@@ -15,7 +15,6 @@ from inspector.protocol.jsonrpc import RequestId
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round, RoundUpdated, SessionChanged
-from inspector.transport.base import AuthEvent, AuthHttp
 
 _HTTP_TEXT = ("method", "url", "request_body", "response_body", "error")
 
@@ -77,34 +76,6 @@ class AuthStep:
     """The call whose request needed the login (None: no call was in flight)."""
     round_index: int | None = None
     """Its round, when the request had already gone out (a refresh before the first send has none yet)."""
-
-
-def record(t: float, event: AuthEvent) -> Record:
-    """The record of an auth event (its secrets stay out: they go to the redactor)."""
-    out: Record = {"t": round(t, 6), "dir": "auth", "step": event.step, "outcome": event.outcome, "what": event.what}
-    if event.why:
-        out["why"] = event.why
-    if event.hint:
-        out["hint"] = event.hint
-    if event.request_id is not None:
-        out["for"] = event.request_id
-    if event.http is not None:
-        out["http"] = exchange_of(event.http).to_json()
-    return out
-
-
-def exchange_of(http: AuthHttp) -> AuthExchange:
-    return AuthExchange(
-        http.method,
-        http.url,
-        dict(http.request_headers),
-        http.request_body,
-        http.status,
-        dict(http.response_headers),
-        http.response_body,
-        http.elapsed_ms,
-        http.error,
-    )
 
 
 def apply(state: BuildState, rec: Record, t: float) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from inspector.protocol import wire_text
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, notification
 from inspector.protocol.wire_text import Encoded, dumps
-from inspector.session import auth_steps, records
+from inspector.session import auth_records, records
 from inspector.session import findings as lint
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.session_log import SessionLog
@@ -300,7 +300,7 @@ class Connection:
         elif isinstance(event, AuthEvent):
             for secret in event.secrets:
                 log.add_secret(secret)  # before anything that could hold it is written
-            log.write(auth_steps.record(log.since_start(event.at), event))
+            log.write(auth_records.record(log.since_start(event.at), event))
             self._hold_for_login(event)
         elif isinstance(event, Closed):
             self.closed_reason = event.reason

@@ -13,7 +13,7 @@ from typing import Any
 from inspector.protocol.redact import Redactor
 from inspector.replay.loader import load_recording
 from inspector.session import records
-from inspector.session.auth_steps import record as auth_record
+from inspector.session.auth_records import record as auth_record
 from inspector.session.builder import TimelineBuilder, build_timeline
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed

@@ -149,14 +149,35 @@ class KeyringHalf:
 class TokenStore:
     """Logins by server URL (``transport.oauth.config.CredentialStore``)."""
 
-    def __init__(self, index: FileHalf | MemoryHalf, secrets: _Half, where: str) -> None:
+    def __init__(
+        self, index: FileHalf | MemoryHalf, secrets: _Half | None, where: str, folder: Path | None = None
+    ) -> None:
         self._index = index
-        self._secrets = secrets
+        self._chosen = secrets
         self._where = where
+        self._folder = folder
 
     @property
     def where(self) -> str:
+        self._secrets  # noqa: B018  (choosing the secret half names the place)
         return self._where
+
+    @property
+    def _secrets(self) -> _Half:
+        """The secret half, chosen the first time a secret is read or written: a run whose server asks for no
+        login (most runs) never imports ``keyring`` or asks the OS for a keyring."""
+        if self._chosen is None:
+            assert self._folder is not None
+            if keyring_works():
+                self._chosen = KeyringHalf()
+                self._where = f"the OS keyring (service {SERVICE!r}); index {self._index_path()}"
+            else:
+                self._chosen = FileHalf(self._folder / "secrets.json")
+                self._where = f"files in {self._folder} (readable by you only)"
+        return self._chosen
+
+    def _index_path(self) -> Path | None:
+        return self._index.path if isinstance(self._index, FileHalf) else None
 
     def load(self, server: str) -> LoginRecord | None:
         public = self._index.get(server)
@@ -180,12 +201,15 @@ class TokenStore:
 
 
 def open_store(kind: str | None = None, folder: Path | None = None) -> TokenStore:
-    """The store ``kind`` names (default ``$INSPECTOR_TOKEN_STORE``, else the keyring when one works, else files)."""
-    chosen = kind or os.environ.get(STORE_ENV) or ("keyring" if keyring_works() else "file")
+    """The store ``kind`` names (default ``$INSPECTOR_TOKEN_STORE``, else the keyring when one works, else files:
+    decided when a secret is first needed)."""
+    chosen = kind or os.environ.get(STORE_ENV)
     if chosen == "memory":
         return TokenStore(MemoryHalf(), MemoryHalf(), "memory (this process only)")
     base = (folder or config_dir()) / "auth"
     index = FileHalf(base / "index.json")
+    if chosen is None:
+        return TokenStore(index, None, "the OS keyring, or files", base)
     if chosen == "keyring":
         return TokenStore(index, KeyringHalf(), f"the OS keyring (service {SERVICE!r}); index {index.path}")
     if chosen != "file":

@@ -10,7 +10,6 @@ context variable the driver sets for each request, since the SDK's lock serialis
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
@@ -22,6 +21,7 @@ from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginNotAllow
 from inspector.transport.oauth.callback import CallbackPortTaken, LoopbackCallback
 from inspector.transport.oauth.config import MAX_LOGINS, AuthConfig
 from inspector.transport.oauth.failures import ExchangeFailed
+from inspector.transport.oauth.narrator import CURRENT
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
     from inspector.transport.oauth.narrator import Narrator
 
-CURRENT: contextvars.ContextVar[Narrator] = contextvars.ContextVar("inspector_oauth_narrator")
-"""The narrator of the request whose flow is running in this task."""
 REDIRECTS: frozenset[int] = frozenset({301, 302, 303, 307, 308})
 
 

@@ -15,10 +15,10 @@ import asyncio
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from inspector.protocol.oauth import Challenge, scopes
+from inspector.protocol.oauth import Challenge, is_challenge, scopes
 from inspector.transport.http_faults import FaultText
 from inspector.transport.oauth.config import MAX_STEP_UPS, AuthConfig
-from inspector.transport.oauth.narrator import Narrator
+from inspector.transport.oauth.narrator import CURRENT, Narrator
 
 if TYPE_CHECKING:
     import httpx
@@ -56,8 +56,6 @@ class OAuthDriver:
         """Send an MCP request (streaming), logging in first or on a challenge. Returns its last answer (None when
         it could not be sent: a refresh failed with no answer) and the fault that ended a login, if one did. An
         ``httpx.HTTPError`` raised is the MCP request's own."""
-        from inspector.transport.oauth.authorize import CURRENT
-
         narrator = Narrator(self._channel.emit, self._channel.clock, request_id, self.server)
         context_token = CURRENT.set(narrator)
         try:
@@ -66,8 +64,6 @@ class OAuthDriver:
             CURRENT.reset(context_token)
 
     async def _send(self, request: httpx.Request, narrator: Narrator) -> tuple[httpx.Response | None, FaultText | None]:
-        from inspector.transport.oauth.flow import challenged
-
         self._load()
         self._announce(narrator)
         machinery = self._machinery
@@ -146,7 +142,7 @@ class OAuthDriver:
             narrator.decision("scope", "refused", refused.message, hint=refused.hint)
             return first, refused
         from inspector.transport.oauth.failures import explain
-        from inspector.transport.oauth.flow import FlowRun, challenged
+        from inspector.transport.oauth.flow import FlowRun
 
         try:
             machinery = await self._machine()
@@ -232,6 +228,11 @@ class OAuthDriver:
         if context is not None:
             return context.current_tokens.scope if context.current_tokens is not None else None
         return self._record.scope if self._record is not None else None
+
+
+def challenged(response: httpx.Response) -> bool:
+    """Does this MCP answer ask for a login (or more scope)?"""
+    return is_challenge(response.status_code, response.headers.get("www-authenticate"))
 
 
 def _why(challenge: Challenge) -> str:

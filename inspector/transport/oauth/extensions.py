@@ -23,8 +23,8 @@ from mcp.client.auth.extensions.client_credentials import (
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
 
-from inspector.transport.oauth.authorize import CURRENT
 from inspector.transport.oauth.failures import ExchangeFailed
+from inspector.transport.oauth.narrator import CURRENT
 
 if TYPE_CHECKING:
     from inspector.transport.oauth.config import AuthConfig, IdentityProvider

@@ -18,8 +18,8 @@ from urllib.parse import urljoin
 import httpx
 import httpx2
 
-from inspector.protocol.oauth import is_challenge
 from inspector.transport.base import BODY_CAP
+from inspector.transport.oauth.driver import challenged
 from inspector.transport.oauth.failures import ExchangeFailed
 from inspector.transport.oauth.narrator import step_of
 
@@ -28,11 +28,6 @@ if TYPE_CHECKING:
 
     from inspector.transport.oauth.narrator import Narrator
     from inspector.transport.oauth.storage import StagedStorage
-
-
-def challenged(response: httpx.Response) -> bool:
-    """Does this MCP answer ask for a login (or more scope)?"""
-    return is_challenge(response.status_code, response.headers.get("www-authenticate"))
 
 
 class FlowRun:

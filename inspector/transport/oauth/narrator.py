@@ -7,6 +7,7 @@ One narrator per request that needed a login; the events carry that request's id
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -229,6 +230,10 @@ class Narrator:
             secrets=(tokens.access_token, tokens.refresh_token or ""),
         )
 
+
+CURRENT: contextvars.ContextVar[Narrator] = contextvars.ContextVar("inspector_oauth_narrator")
+"""The narrator of the request whose flow is running in this task (the SDK's lock serialises flows across
+requests, so the handlers it calls find their request here rather than on a shared object)."""
 
 _ISSUER_WHY = "RFC 8414 §3.3: the metadata's issuer must be the server it was fetched for (else it is not used)"
 

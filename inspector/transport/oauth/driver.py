@@ -171,6 +171,15 @@ class OAuthDriver:
             if _is_mcp_send_error(exc):
                 raise
             machinery.storage.discard_staged()
+            if first is not None and narrator.no_metadata():
+                # Not an OAuth server we can log in to: the challenge stands, as the plain HTTP fault it is.
+                narrator.decision(
+                    "authorization-server-metadata",
+                    "info",
+                    "the server publishes no OAuth metadata anywhere: no login is possible, its answer stands",
+                    hint="pass a token the server accepts: --bearer TOKEN",
+                )
+                return run.latest or first, None
             failure = explain(exc, narrator, self.server)
             narrator.decision(failure.step, failure.outcome, failure.message, hint=failure.hint)
             return run.latest, failure.fault()

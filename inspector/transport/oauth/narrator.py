@@ -146,6 +146,15 @@ class Narrator:
     def _origin(self, value: object) -> str:
         return " (from the stored login)" if any(value is known for known in self._seen.known) else ""
 
+    def no_metadata(self) -> bool:
+        """Did every place for OAuth metadata answer "not here" (no resource metadata, no authorization server
+        metadata, nothing broken either)? Then the server is not one we can log in to."""
+        metadata: tuple[Step, ...] = ("protected-resource-metadata", "authorization-server-metadata")
+        return (
+            not any(self.found(step) for step in metadata)
+            and not any(problem.step in metadata for problem in self.problems)
+        )
+
     def found(self, step: Step) -> bool:
         """Did this flow end up with a usable answer for a metadata step (after any failed places)?"""
         if step == "protected-resource-metadata":

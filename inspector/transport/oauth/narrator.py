@@ -150,9 +150,8 @@ class Narrator:
         """Did every place for OAuth metadata answer "not here" (no resource metadata, no authorization server
         metadata, nothing broken either)? Then the server is not one we can log in to."""
         metadata: tuple[Step, ...] = ("protected-resource-metadata", "authorization-server-metadata")
-        return (
-            not any(self.found(step) for step in metadata)
-            and not any(problem.step in metadata for problem in self.problems)
+        return not any(self.found(step) for step in metadata) and not any(
+            problem.step in metadata for problem in self.problems
         )
 
     def found(self, step: Step) -> bool:

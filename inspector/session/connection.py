@@ -367,8 +367,9 @@ class Connection:
             self._fail_all(RequestFailed("transport", fault.message, fault.hint, fatal=True))
 
     def _hold_for_login(self, event: AuthEvent) -> None:
-        """A person logging in is no slow server: while a login waits on the browser, the request's timeout is
-        held; the next step of the login gives it its whole timeout again."""
+        """A login is no slow server: each of its steps is progress, so the request's timeout counts again from it
+        (the login's own exchanges have timeouts of their own); while it waits on a person in a browser, the
+        timeout is held altogether."""
         pending = self._pending.get(event.request_id) if event.request_id is not None else None
         if pending is None:
             return
@@ -378,10 +379,9 @@ class Connection:
                 pending.waiting_since = loop.time()
                 pending.deadline = None
             return
-        if pending.waiting_since is None:
-            return
-        self.waited_on_person += loop.time() - pending.waiting_since
-        pending.waiting_since = None
+        if pending.waiting_since is not None:
+            self.waited_on_person += loop.time() - pending.waiting_since
+            pending.waiting_since = None
         if pending.timeout is not None:
             pending.deadline = deadline = loop.time() + pending.timeout
             if self._watchdog is None or deadline < self._watchdog_at:

@@ -102,5 +102,8 @@ def test_with_no_browser_and_no_terminal_a_login_fails_at_once(tmp_path: Path) -
     with auth_demo() as (url, _):
         run = run_cli("list", "tools", "--server", url, env=env)
     assert run.code == 3, run.stderr
-    assert "there is no browser here and no terminal to paste the redirect into" in run.said
-    assert f"try: log in first: inspector auth login {url}" in run.said
+    assert "HTTP 401 Unauthorized" in run.said and "pass --bearer TOKEN" in run.said
+    assert (
+        f"or log in first: inspector auth login {url} (no login was started here: there is no browser here and "
+        "no terminal to paste the redirect into)"
+    ) in run.said

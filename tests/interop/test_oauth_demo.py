@@ -263,7 +263,7 @@ async def test_a_bad_redirect_is_refused_and_nothing_is_stored(
         assert_no_secret(demo, (tmp_path / "r.jsonl").read_text(), printed(session))
 
 
-async def test_no_login_fails_fast_and_registers_nothing(tmp_path: Path) -> None:
+async def test_no_login_fails_fast_and_asks_the_authorization_server_nothing(tmp_path: Path) -> None:
     store = file_store(tmp_path)
     async with demo_running() as demo:
         session = session_for(demo.mcp_url, auth_config(store, None, no_login_reason="--no-login was given"))
@@ -272,12 +272,13 @@ async def test_no_login_fails_fast_and_registers_nothing(tmp_path: Path) -> None
                 await session.connect()
             finally:
                 await session.close()
-        assert failed.value.message.endswith(
-            f"the server wants a login (scope {READ}) at {demo.issuer}, and --no-login was given"
+        assert "HTTP 401 Unauthorized" in failed.value.message
+        assert failed.value.hint.startswith("the server wants a token")
+        assert failed.value.hint.endswith(
+            f"pass --bearer TOKEN; protected-resource metadata: {demo.mcp_url.removesuffix('/mcp')}"
+            f"/.well-known/oauth-protected-resource/mcp; or log in first: inspector auth login {demo.mcp_url} "
+            "(no login was started here: --no-login was given)"
         )
-        assert (
-            failed.value.hint
-            == f"log in first: inspector auth login {demo.mcp_url} (a stored login is used, and refreshed)"
-        )
+        assert exchanges(session) == [], "nothing was asked of anyone"
         assert demo.provider.clients == {}, "no client was registered for a login that may not run"
         assert store.load(demo.mcp_url) is None

@@ -137,6 +137,8 @@ class OAuthDriver:
         if challenge is not None:
             narrator.challenge = challenge
             narrator.decision("challenge", "info", challenge.describe(), _why(challenge))
+        if first is not None and self.config.login is None and self._record is None:
+            return first, self._no_login(first, narrator)
         refused = self._refuse_step_up(challenge)
         if refused is not None:
             narrator.decision("scope", "refused", refused.message, hint=refused.hint)
@@ -171,7 +173,7 @@ class OAuthDriver:
             if _is_mcp_send_error(exc):
                 raise
             machinery.storage.discard_staged()
-            if first is not None and narrator.no_metadata():
+            if run.latest is not None and narrator.no_metadata():
                 # Not an OAuth server we can log in to: the challenge stands, as the plain HTTP fault it is.
                 narrator.decision(
                     "authorization-server-metadata",
@@ -179,7 +181,7 @@ class OAuthDriver:
                     "the server publishes no OAuth metadata anywhere: no login is possible, its answer stands",
                     hint="pass a token the server accepts: --bearer TOKEN",
                 )
-                return run.latest or first, None
+                return run.latest, None
             failure = explain(exc, narrator, self.server)
             narrator.decision(failure.step, failure.outcome, failure.message, hint=failure.hint)
             return run.latest, failure.fault()
@@ -194,6 +196,26 @@ class OAuthDriver:
             narrator.decision("retry", "refused", fault.message, hint=fault.hint)
             return response, fault
         return response, None
+
+    def _no_login(self, first: httpx.Response, narrator: Narrator) -> FaultText:
+        """No login may run and none is stored: nothing to try, so nothing is asked of the authorization server
+        (not even its metadata) and the SDK is not loaded; the challenge stands, saying what to pass."""
+        from inspector.transport.http_faults import excerpt, status_fault
+
+        plain = status_fault(
+            first.status_code,
+            method=first.request.method,
+            url=self.server,
+            headers=first.headers,
+            body_excerpt=excerpt(first.text),
+            sent_authorization=False,
+        )
+        hint = (
+            f"{plain.hint}; or log in first: inspector auth login {self.server} "
+            f"(no login was started here: {self.config.no_login_reason})"
+        )
+        narrator.decision("authorization", "refused", f"no login started: {self.config.no_login_reason}", hint=hint)
+        return FaultText(plain.kind, plain.message, hint)
 
     def _refresh_first(
         self, machinery: Machinery, request: httpx.Request, first: httpx.Response | None, narrator: Narrator

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from inspector.cli import (
+    auth_commands,
     call_commands,
     lab_commands,
     listen_commands,
@@ -27,6 +28,7 @@ def build_app() -> typer.Typer:
     )
     for module in (
         call_commands,
+        auth_commands,
         listen_commands,
         task_commands,
         tui_commands,

@@ -9,15 +9,18 @@ import typer
 from rich.console import Console
 
 from inspector.cli.options import ConnectOptions, Group, connects, json_object
-from inspector.cli.run import connect_or_report, run_and_exit
-from inspector.cli.wiring import build_session, run_loop
+from inspector.cli.run import connect_or_report, error_console, run_and_exit
+from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.load_runner import run_load
 from inspector.protocol.methods import CATALOG
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 
 ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
-ONE_CALL = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS)
+ONE_CALL = (
+    Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS,
+    Group.LOGIN,
+)  # fmt: skip
 """The options of a command that makes one call."""
 
 
@@ -36,7 +39,7 @@ def call(
     run_and_exit(operation, opts=opts)
 
 
-@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS)
+@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS, Group.LOGIN)
 def list_(
     kind: Annotated[str, typer.Argument(help="tools, prompts, resources or templates.")], *, opts: ConnectOptions
 ) -> None:
@@ -75,7 +78,7 @@ def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], 
     run_and_exit(operation, opts=opts)
 
 
-@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON)
+@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LOGIN)
 def load(
     tool: Annotated[str, typer.Argument(help="The tool to call.")],
     args: ArgsOpt = "{}",
@@ -88,9 +91,10 @@ def load(
     arguments = json_object(args, "--args")
     target = opts.target()
     source = opts.answer_source()
+    auth = login_config(target, opts.login(), error_console())
 
     async def main() -> int:
-        session = build_session(target, source, era=opts.era_mode())
+        session = build_session(target, source, era=opts.era_mode(), auth=auth)
         try:
             if not await connect_or_report(session):
                 return 3

@@ -4,6 +4,12 @@ The suite appends its test server's URL and sets ``MCP_CONFORMANCE_SCENARIO``, `
 and ``MCP_CONFORMANCE_CONTEXT``. We connect at that version (2026-07-28: stateless; earlier: ``initialize``), list
 the tools, call each one (answering elicitations with the schema's defaults, the stub model for sampling), and exit
 0 only when every call completed. The suite's own checks judge the wire; we print our timeline to stderr.
+
+Auth scenarios log in like any run, with three differences: the suite's authorization endpoint answers at once
+with a redirect, so the login follows it itself through the recorded client (no browser, no listener); the client
+is the one the context names (pre-registered, client credentials, a private-key JWT, an enterprise IdP), else the
+suite's fixed Client ID Metadata Document URL where the server supports CIMD, else dynamic registration; logins
+are kept in memory only (never a user's keyring).
 """
 
 from __future__ import annotations
@@ -16,11 +22,18 @@ from rich.console import Console
 
 from inspector.answers.build import build_answer_source
 from inspector.cli.run import connect_or_report
-from inspector.cli.wiring import build_session
+from inspector.cli.wiring import build_session, quiet_sdk_logging
 from inspector.headless.render import print_timeline
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
+from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
+from inspector.session.token_store import open_store
 from inspector.targets.target import Target
+from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider
+
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+"""The suite's fixed Client ID Metadata Document URL (basic-cimd expects exactly this client_id)."""
+PRESERVATION = "json-schema-2020-12-preservation"
 
 
 def tool_arguments(tool: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
@@ -60,24 +73,78 @@ async def run_conformance(url: str) -> int:
         context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT", "{}") or "{}")
     except json.JSONDecodeError:
         context = {}
+    if not isinstance(context, dict):
+        context = {}
     console = Console(stderr=True, highlight=False)
     answers = build_answer_source(None, "defaults", True, [])
     target = Target.from_spec(url)
+    quiet_sdk_logging()
+    auth = AuthConfig(open_store("memory"), FollowRedirect(), credentials(scenario, context))
     if version in MODERN_VERSIONS:
-        session = build_session(target, answers, era="modern", modern_version=version)
+        session = build_session(target, answers, era="modern", modern_version=version, auth=auth)
     else:
         offer = version if version in LEGACY_VERSIONS else LEGACY_VERSIONS[-1]
-        session = build_session(target, answers, era="legacy", legacy_offer=offer)
+        session = build_session(target, answers, era="legacy", legacy_offer=offer, auth=auth)
     ok = True
     try:
         if not await connect_or_report(session):
             return 3
-        ok = await _exercise(session, context)
+        ok = await (_preserve(session) if scenario == PRESERVATION else _exercise(session, context))
     finally:
         await session.close()
         console.print(f"scenario {scenario} at {version}")
         print_timeline(console, session.timeline)
     return 0 if ok else 1
+
+
+class FollowRedirect:
+    """The suite's authorization endpoint redirects at once: follow it through the recorded client (no person)."""
+
+    async def authorize(self, prompt: AuthorizationPrompt, helpers: LoginHelpers) -> Landing:
+        return await helpers.follow()
+
+
+def credentials(scenario: str, context: dict[str, Any]) -> Credentials:
+    """Who the client is, from the scenario's context (none: CIMD where supported, else dynamic registration)."""
+    client_id = _text(context, "client_id")
+    secret = _text(context, "client_secret")
+    issuer = _text(context, "issuer")
+    if scenario == "auth/client-credentials-basic":
+        return Credentials(client_id, secret, issuer, grant="client_credentials")
+    if scenario == "auth/client-credentials-jwt":
+        return Credentials(
+            client_id,
+            issuer=issuer,
+            grant="private_key_jwt",
+            private_key_pem=_text(context, "private_key_pem"),
+            signing_algorithm=_text(context, "signing_algorithm") or "ES256",
+        )
+    endpoint = _text(context, "idp_token_endpoint")
+    if scenario == "auth/enterprise-managed-authorization" and endpoint:
+        idp = IdentityProvider(
+            endpoint, _text(context, "idp_client_id") or "", _text(context, "idp_id_token") or "",
+            _text(context, "idp_issuer"),
+        )  # fmt: skip
+        return Credentials(client_id, secret, issuer, grant="identity_assertion", idp=idp)
+    return Credentials(client_id, secret, issuer, client_metadata_url=CIMD_URL)
+
+
+def _text(context: dict[str, Any], key: str) -> str | None:
+    value = context.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+async def _preserve(session: InspectorSession) -> bool:
+    """Send the focal tool's inputSchema, exactly as listed (never normalised), to ``json_schema_echo``."""
+    listed = await session.list_all("tools")
+    if not listed.ok or listed.result is None:
+        return False
+    tools = {str(t.get("name")): t for t in listed.result.get("tools", []) if isinstance(t, dict)}
+    focal = tools.get("json_schema_2020_12_tool")
+    if focal is None or "json_schema_echo" not in tools:
+        return False
+    outcome = await session.call_tool("json_schema_echo", {"schema": focal.get("inputSchema")})
+    return outcome.status == "complete"
 
 
 async def _exercise(session: InspectorSession, context: dict[str, Any]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -37,6 +38,7 @@ class Group(Enum):
     RECORD = "--record / --no-record"
     JSON = "--json"
     LIMITS = "--max-rounds, --timeout, --max-timeout"
+    LOGIN = "--no-login, the client to log in as, and how the browser is reached"
 
 
 ServerOpt = Annotated[
@@ -97,6 +99,34 @@ MaxTimeoutOpt = Annotated[
     float,
     typer.Option("--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."),
 ]
+NoLoginOpt = Annotated[
+    bool,
+    typer.Option("--no-login", help="Never start an OAuth login (CI): stored logins are used, else exit 3."),
+]
+ClientIdOpt = Annotated[
+    str | None, typer.Option("--client-id", help="Log in as this pre-registered OAuth client (no registration).")
+]
+ClientSecretOpt = Annotated[
+    str | None,
+    typer.Option("--client-secret", help="Its secret (visible to other users in the process list: prefer -env)."),
+]
+ClientSecretEnvOpt = Annotated[
+    str | None, typer.Option("--client-secret-env", help="The environment variable that holds the client secret.")
+]
+ClientMetadataUrlOpt = Annotated[
+    str | None,
+    typer.Option("--client-metadata-url", help="An https Client ID Metadata Document URL, used where servers take it."),
+]
+NoBrowserOpt = Annotated[
+    bool, typer.Option("--no-browser", help="Print the login URL instead of opening a browser; paste the redirect.")
+]
+LoginTimeoutOpt = Annotated[
+    float, typer.Option("--login-timeout", min=1.0, help="Seconds a login waits for the browser to come back.")
+]
+CallbackPortOpt = Annotated[
+    int | None,
+    typer.Option("--callback-port", min=1, max=65535, help="Loopback port for the login redirect (default: any)."),
+]
 
 _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
     Group.SERVER: [("server", ServerOpt, None), ("demo", DemoOpt, False)],
@@ -115,6 +145,16 @@ _SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
         ("max_rounds", MaxRoundsOpt, 10),
         ("timeout", TimeoutOpt, 60.0),
         ("max_timeout", MaxTimeoutOpt, 600.0),
+    ],
+    Group.LOGIN: [
+        ("no_login", NoLoginOpt, False),
+        ("client_id", ClientIdOpt, None),
+        ("client_secret", ClientSecretOpt, None),
+        ("client_secret_env", ClientSecretEnvOpt, None),
+        ("client_metadata_url", ClientMetadataUrlOpt, None),
+        ("no_browser", NoBrowserOpt, False),
+        ("login_timeout", LoginTimeoutOpt, 300.0),
+        ("callback_port", CallbackPortOpt, None),
     ],
 }
 """Group -> (parameter name, typer annotation, default) of each shared option, in the order --help lists them."""
@@ -143,6 +183,36 @@ class ConnectOptions:
     max_rounds: int = 10
     timeout: float = 60.0
     max_timeout: float = 600.0
+    no_login: bool = False
+    client_id: str | None = None
+    client_secret: str | None = None
+    client_secret_env: str | None = None
+    client_metadata_url: str | None = None
+    no_browser: bool = False
+    login_timeout: float = 300.0
+    callback_port: int | None = None
+
+    def login(self) -> LoginChoices:
+        """The login options, checked (a usage error says which is wrong)."""
+        secret = self.client_secret
+        if self.client_secret_env:
+            secret = os.environ.get(self.client_secret_env)
+            if not secret:
+                raise typer.BadParameter(f"--client-secret-env {self.client_secret_env}: that variable is not set")
+        if secret and not self.client_id:
+            raise typer.BadParameter("a client secret needs --client-id")
+        url = self.client_metadata_url
+        if url is not None and not (url.startswith("https://") and url.split("://", 1)[1].strip("/").count("/")):
+            raise typer.BadParameter("--client-metadata-url must be an https URL with a path")
+        return LoginChoices(
+            allowed=not self.no_login,
+            client_id=self.client_id,
+            client_secret=secret,
+            client_metadata_url=url,
+            browser=not self.no_browser,
+            timeout=self.login_timeout,
+            callback_port=self.callback_port,
+        )
 
     def target(self, spec: str | None = None) -> Target:
         """The target: ``spec`` (a command's own argument), else exactly one of --server and --demo."""
@@ -197,6 +267,19 @@ class ConnectOptions:
         return default_recording_path()
 
 
+@dataclass(frozen=True, slots=True)
+class LoginChoices:
+    """How the user allows a login to run (``cli.wiring.login_config`` turns it into the transport's config)."""
+
+    allowed: bool = True
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    client_metadata_url: str | None = None
+    browser: bool = True
+    timeout: float = 300.0
+    callback_port: int | None = None
+
+
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
@@ -236,4 +319,4 @@ def json_object(text: str | None, option: str) -> dict[str, Any]:
     return value
 
 
-__all__ = ["ConnectOptions", "Group", "connects", "json_object"]
+__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "json_object"]

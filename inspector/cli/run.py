@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import typer
 from rich.console import Console
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.options import ConnectOptions
-from inspector.cli.wiring import build_session, run_loop
+from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
@@ -24,6 +24,9 @@ from inspector.session.outcome import Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.base import TransportStartError
+
+if TYPE_CHECKING:
+    from inspector.transport.oauth.config import AuthConfig
 
 EXIT_CONNECT: Final = 3
 Operation = Callable[[InspectorSession], Awaitable[Outcome]]
@@ -85,11 +88,13 @@ def run_and_exit(
     command chose them itself); exit with its code."""
     chosen = target if target is not None else opts.target()
     source = answers if answers is not None else opts.answer_source()
+    auth = login_config(chosen, opts.login(), error_console())
     code = run_loop(
         run_operation(
             operation,
             target=chosen,
             answers=source,
+            auth=auth,
             era=opts.era_mode(),
             record=opts.recording(),
             as_json=opts.as_json,
@@ -119,6 +124,7 @@ async def run_operation(
     tasks: bool = True,
     log_level: str | None = None,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
+    auth: AuthConfig | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
     session = build_session(
@@ -131,6 +137,7 @@ async def run_operation(
         max_timeout=max_timeout,
         tasks=tasks,
         log_level=log_level,
+        auth=auth,
     )
     ProgressLines(error_console()).attach(session.timeline)
     try:
@@ -146,7 +153,8 @@ async def run_operation(
     else:
         console = Console(highlight=False)
         call = session.call(outcome.call_index)
-        print_timeline(console, session.timeline, calls=None if show_all_calls else [call])
+        logins = [c for c in session.timeline.calls if c.auth and c is not call]  # a login while connecting
+        print_timeline(console, session.timeline, calls=None if show_all_calls else [*logins, call])
         if outcome.status != "complete" and outcome.detail:
             say_error(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor

@@ -19,10 +19,31 @@ def demo_server(
             help="Fail `inspector lab` on purpose: sticky-state, session-capabilities, trusting-state or own-key.",
         ),
     ] = None,
+    auth: Annotated[
+        bool, typer.Option("--auth", help="With --http: behind OAuth, with its own authorization server.")
+    ] = False,
+    as_port: Annotated[
+        int, typer.Option("--as-port", min=0, max=65535, help="The authorization server's port (0: a free one).")
+    ] = 0,
+    auto_consent: Annotated[
+        bool, typer.Option("--auto-consent", help="Approve every login at once (no consent page).")
+    ] = False,
+    token_ttl: Annotated[int, typer.Option("--token-ttl", min=1, help="Seconds an access token lives.")] = 3600,
 ) -> None:
-    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP; with --flaw, a
-    server that is not stateless in one named way (the statelessness lab must catch it)."""
+    """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP (with --auth,
+    behind OAuth: `add` then needs a step-up to demo:write); with --flaw, a server that is not stateless in one
+    named way (the statelessness lab must catch it)."""
     from inspector.demo.flaws import FLAWS
+
+    if auth and not http:
+        raise typer.BadParameter("--auth needs --http")
+    if auth and flaw is not None:
+        raise typer.BadParameter("--auth and --flaw do not go together")
+    if auth:
+        from inspector.demo.auth import run_auth_http
+
+        run_auth_http(port, as_port, auto_consent=auto_consent, token_ttl=token_ttl)
+        return
     from inspector.demo.server import LOOPBACK, run_http, run_stdio
 
     if flaw is not None and flaw not in FLAWS:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.wiring import build_session, open_recorder
+from inspector.cli.options import LoginChoices
+from inspector.cli.wiring import build_session, login_config, open_recorder
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 
@@ -16,12 +17,17 @@ if TYPE_CHECKING:
     from inspector.replay.loader import Loaded
 
 
-def make_session_factory(recording: Path | None) -> Callable[[Target, AnswerSource], InspectorSession]:
+def make_session_factory(
+    recording: Path | None, login: LoginChoices | None = None
+) -> Callable[[Target, AnswerSource], InspectorSession]:
     """The factory the UI calls to turn the target it was given or chose into a session (transport + recorder +
-    session); the target carries its headers, environment and secrets, so they are redacted from the recording."""
+    session); the target carries its headers, environment and secrets, so they are redacted from the recording. A
+    server behind OAuth is logged in to through the browser (the TUI owns the terminal: nothing is printed or
+    pasted)."""
 
     def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
-        return build_session(chosen, answers, record=recording)
+        auth = login_config(chosen, login or LoginChoices(), quiet=True)
+        return build_session(chosen, answers, record=recording, auth=auth)
 
     return session_factory
 
@@ -49,12 +55,13 @@ def open_tui(
     theme: str | None = None,
     roots: list[str] | None = None,
     stub_sampling: bool = False,
+    login: LoginChoices | None = None,
 ) -> int:
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
     from inspector.ui.app import run_app
 
     return run_app(
-        make_session_factory(record),
+        make_session_factory(record, login),
         target,
         theme=theme,
         record_path_text=str(record) if record is not None else None,

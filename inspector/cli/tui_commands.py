@@ -48,7 +48,7 @@ def demo(
     run_and_exit(operation, opts=opts, target=target, answers=answers, show_all_calls=True)
 
 
-@connects(Group.TARGET, Group.ERA, Group.HELPERS, Group.RECORD)
+@connects(Group.TARGET, Group.ERA, Group.HELPERS, Group.RECORD, Group.LOGIN)
 def connect(
     spec: Annotated[
         str | None, typer.Argument(help="An http(s) URL or a stdio command line; none: the connect screen.")
@@ -67,6 +67,7 @@ def connect(
         theme=theme,
         roots=opts.root,
         stub_sampling=opts.stub_model,
+        login=opts.login(),
     )
     raise typer.Exit(code)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
+import logging
 import shlex
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from inspector import __version__
 from inspector.answers.base import AnswerSource
@@ -25,6 +26,13 @@ from inspector.session.session import EraMode, InspectorSession
 from inspector.session.task_store import TaskStore
 from inspector.targets.target import Target
 from inspector.transport.base import Transport
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from inspector.cli.options import LoginChoices
+    from inspector.session.token_store import TokenStore
+    from inspector.transport.oauth.config import AuthConfig
 
 DEMO_COMMAND: Final = [sys.executable, "-m", "inspector.demo"]
 REPLY_POLL_S: Final[dict[str, float]] = {"stdio": 0.0003, "http": 0.0}
@@ -45,14 +53,19 @@ def demo_target() -> Target:
     return Target.from_spec(shlex.join(DEMO_COMMAND), name="demo server")
 
 
-def build_transport(target: Target) -> Transport:
-    """A transport for the target (stdio command line or Streamable HTTP URL)."""
+def build_transport(target: Target, auth: AuthConfig | None = None) -> Transport:
+    """A transport for the target (stdio command line or Streamable HTTP URL). ``auth``: an HTTP server may be
+    logged in to (not when the user gave an ``Authorization`` of their own: that token is theirs to manage)."""
     if target.kind == "http":
         _absent_sniffio_fails_fast()
         from inspector.transport.http import StreamableHttpTransport
 
+        own_token = any(name.lower() == "authorization" for name in target.headers)
         return StreamableHttpTransport(
-            target.url or "", headers=target.headers, secret_headers=target.secret_header_names()
+            target.url or "",
+            headers=target.headers,
+            secret_headers=target.secret_header_names(),
+            auth=None if own_token else auth,
         )
     from inspector.transport.stdio import StdioTransport
 
@@ -98,10 +111,12 @@ def build_session(
     modern_version: str = LATEST_MODERN,
     tasks: bool = True,
     log_level: str | None = None,
+    auth: AuthConfig | None = None,
 ) -> InspectorSession:
-    """Transport + recorder + session, not yet connected (``era`` defaults to the target's)."""
+    """Transport + recorder + session, not yet connected (``era`` defaults to the target's; ``auth``: how an HTTP
+    server may be logged in to, its client secret and tokens redacted with the target's secrets)."""
     return session_over(
-        build_transport(target),
+        build_transport(target, auth),
         target,
         answers,
         era=era if era is not None else target.era,
@@ -113,6 +128,7 @@ def build_session(
         modern_version=modern_version,
         tasks=tasks,
         log_level=log_level,
+        secrets=[*target.secrets(), *(auth.credentials.secrets() if auth is not None else [])],
     )
 
 
@@ -172,6 +188,62 @@ def run_loop(main: Awaitable[Result]) -> Result:
 
         return asyncio.run(run())
     return uvloop.run(run())
+
+
+def login_config(
+    target: Target,
+    choices: LoginChoices,
+    console: Console | None = None,
+    *,
+    quiet: bool = False,
+    store: TokenStore | None = None,
+) -> AuthConfig | None:
+    """How an HTTP target may be logged in to: the user's token store, the client they named, and a terminal
+    login (the browser where there is one here, a pasted redirect where stdin is a terminal) unless ``--no-login``
+    or nobody could complete one (then a login that would be needed fails at once, saying what to run).
+    ``quiet``: no prompt printed and nothing pasted (the TUI, which owns the terminal)."""
+    if target.kind != "http":
+        return None
+    from inspector.cli.login import TerminalLogin, browser_here, terminal_here
+    from inspector.protocol.oauth import Login
+    from inspector.session.token_store import open_store
+    from inspector.transport.oauth.config import AuthConfig, Credentials
+
+    quiet_sdk_logging()
+    browser = choices.browser and browser_here()
+    paste = not quiet and terminal_here()
+    login: Login | None = None
+    reason = "--no-login was given"
+    if choices.allowed and (browser or paste):
+        from rich.console import Console
+
+        shown = console if console is not None and not quiet else Console(stderr=True, quiet=quiet)
+        login = TerminalLogin(shown, browser=browser, paste=paste)
+    elif choices.allowed:
+        reason = (
+            "there is no browser here (and the TUI takes no pasted redirect yet)"
+            if quiet
+            else "there is no browser here and no terminal to paste the redirect into"
+        )
+    credentials = Credentials(choices.client_id, choices.client_secret, client_metadata_url=choices.client_metadata_url)
+    return AuthConfig(
+        store if store is not None else open_store(),
+        login,
+        credentials,
+        callback_port=choices.callback_port,
+        login_timeout=choices.timeout,
+        no_login_reason=reason,
+    )
+
+
+def quiet_sdk_logging() -> None:
+    """The SDK logs a failed OAuth flow with ``logger.exception`` (a traceback through logging's last-resort
+    handler, on every face). A failed login is reported as a fault with its step and hint instead, so the SDK's
+    loggers are given a handler that drops everything. Process-wide, so it is done here."""
+    sdk = logging.getLogger("mcp")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk.handlers):
+        sdk.addHandler(logging.NullHandler())
+    sdk.propagate = False
 
 
 def _absent_sniffio_fails_fast() -> None:

@@ -45,10 +45,11 @@ def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncConte
     return lifespan
 
 
-def build_server(flaw: str | None = None) -> MCPServer[Any]:
+def build_server(flaw: str | None = None, **protection: Any) -> MCPServer[Any]:
     """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks
     (kept in memory for as long as this server runs); with a `flaw` (`flaws.FLAWS`) it fails `inspector lab` on
-    purpose."""
+    purpose. ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo
+    (``demo.auth``)."""
     tasks = DemoTasks(TaskTable())
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
@@ -60,6 +61,7 @@ def build_server(flaw: str | None = None) -> MCPServer[Any]:
         extensions=[tasks],
         middleware=[LegacyTaskMiddleware(tasks)],
         lifespan=_lifespan(tasks.table),
+        **protection,
     )
     flows_elicit.register(server)
     flows_other.register(server)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.headless.auth_render import auth_json
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.listen_span import ListenSpan
 from inspector.session.outcome import Outcome
@@ -109,6 +110,7 @@ def call_json(call: Call) -> JsonObject:
         "findings": [finding_json(f) for f in call.all_findings()],
         "task": task_json(call.task) if call.task is not None else None,
         "listen": listen_json(call.listen) if call.listen is not None else None,
+        **({"auth": [auth_json(s) for s in call.auth]} if call.auth else {}),
     }
 
 
@@ -134,5 +136,7 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "session": [round_json(r) for r in timeline.session],
         "findings": [finding_json(f) for f in timeline.findings],
     }
+    if timeline.auth:
+        doc["auth"] = [auth_json(s) for s in timeline.auth]
     doc.update(extra)
     return doc

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from inspector.headless.auth_render import login_summary, step_lines
 from inspector.protocol.methods import SUBSCRIPTION_METHODS
 from inspector.protocol.sanitize import clean, one_line
 from inspector.session.listen_span import ListenSpan, event_gist
@@ -133,6 +134,10 @@ def call_block(call: Call) -> RenderableType:
         lines.append(task)
     if call.listen is not None:
         lines.extend(listen_lines(call.listen, call.started_at))
+    if call.auth:
+        lines.append(login_summary(call.auth))
+        for step in call.auth:
+            lines.extend(step_lines(step, "    "))
     for i, round_ in enumerate(rounds):
         lines.extend(round_lines(round_, i == len(rounds) - 1, call.method))
     lines.extend(finding_line(f) for f in call.findings)

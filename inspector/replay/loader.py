@@ -17,7 +17,7 @@ from inspector.session.builder import TimelineBuilder
 from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
 
-KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event"})
+KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event", "auth"})
 KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed", "instance"})
 EXCERPT: Final = 80
 
@@ -115,7 +115,7 @@ def _record_problem(record: dict[str, Any]) -> str | None:
     t = record.get("t", 0.0)
     if not isinstance(t, int | float) or isinstance(t, bool):
         return f"the time {t!r} is not a number; skipped"
-    if direction != "event" and raw_text(record) is None:
+    if direction not in ("event", "auth") and raw_text(record) is None:
         return "the record has no raw text; skipped"
     return None
 

@@ -170,6 +170,15 @@ def _walk(record: Record, names: dict[int, str], previous: float | None) -> Iter
     if direction == "stderr":
         yield Step(at, None, Text("  stderr: ", style="dim") + Text(one_line((raw_text(record) or ""), 160)))
         return
+    if direction == "auth":  # a step of a login: no JSON-RPC message, a line of its own
+        http = record.get("http") if isinstance(record.get("http"), dict) else {}
+        assert isinstance(http, dict)
+        exchange = (
+            f"{http.get('method', '')} {http.get('url', '')} → {http.get('status', 'no answer')} " if http else ""
+        )
+        said = f"  login {record.get('step', '')} ({record.get('outcome', '')}): {exchange}{record.get('what', '')}"
+        yield Step(at, None, Text(one_line(said, 240), style="cyan"))
+        return
     text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
     yield Step(at, None if previous is None else at - previous, text, (raw_text(record) or ""))
 

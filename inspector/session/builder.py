@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.protocol.jsonrpc import WireParse, classify
-from inspector.session import build_events, build_wire
+from inspector.session import auth_steps, build_events, build_wire
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState
 from inspector.session.build_wire import bad_utf8
@@ -45,6 +45,8 @@ class TimelineBuilder:
                     self.state.finding(lint.make("invalid-utf8", f"a stderr line is not UTF-8: {bad_utf8(data)}"))
         elif direction == "event":
             build_events.event(self.state, record, t)
+        elif direction == "auth":
+            auth_steps.apply(self.state, record, t)
 
     def owner_of_server_request(self, reply_to: Any, method: str | None, params: Any) -> Call | None:
         """Which call a legacy server request belongs to (see ``BuildState.owner_of_server_request``)."""

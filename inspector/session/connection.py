@@ -16,13 +16,14 @@ from typing import Any
 from inspector.protocol import wire_text
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, notification
 from inspector.protocol.wire_text import Encoded, dumps
+from inspector.session import auth_records, records
 from inspector.session import findings as lint
-from inspector.session import records
 from inspector.session.deadlines import Deadlines, Expired, Pending
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline import Call, HttpInfo
 from inspector.transport.base import (
+    AuthEvent,
     Closed,
     HttpExchange,
     OutgoingMessage,
@@ -98,6 +99,8 @@ class Connection:
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
         self._closing = False
+        self.waited_on_person = 0.0
+        """Seconds requests spent waiting on a person logging in (the handshake does not count them)."""
 
     async def start(self) -> None:
         """Start the transport; raises ``TransportStartError`` when the server cannot be reached."""
@@ -249,6 +252,11 @@ class Connection:
             log.write(records.stream_note(log.since_start(event.at), event.text, http=http, reply_to=event.in_reply_to))
         elif isinstance(event, TransportFault):
             self._fault(event)
+        elif isinstance(event, AuthEvent):
+            for secret in event.secrets:
+                log.add_secret(secret)  # before anything that could hold it is written
+            log.write(auth_records.record(log.since_start(event.at), event))
+            self._hold_for_login(event)
         elif isinstance(event, Closed):
             self.closed_reason = event.reason
             log.write(records.closed(log.since_start(event.at), event.reason, event.returncode))
@@ -317,6 +325,19 @@ class Connection:
         if fault.fatal:
             self.closed_reason = fault.message
             self._fail_all(RequestFailed("transport", fault.message, fault.hint, fatal=True))
+
+    def _hold_for_login(self, event: AuthEvent) -> None:
+        """A login is no slow server: each of its steps is progress, so the request's timeout counts again from it
+        (the login's own exchanges have timeouts of their own); while it waits on a person in a browser, the
+        timeout is held altogether."""
+        pending = self._pending.get(event.request_id) if event.request_id is not None else None
+        if pending is None:
+            return
+        loop = asyncio.get_running_loop()
+        if event.outcome == "waiting":
+            self._deadlines.hold(loop, pending)
+        else:
+            self.waited_on_person += self._deadlines.resume(loop, pending)
 
     def _fail_all(self, failure: RequestFailed) -> None:
         for pending in self._pending.values():

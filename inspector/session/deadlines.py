@@ -32,6 +32,8 @@ class Pending:
     """Loop time after which progress no longer extends the deadline (``--max-timeout``)."""
     progress_token: Any = None
     progressed: bool = False
+    waiting_since: float | None = None
+    """Loop time a login of this request began waiting on a person (its deadline is held meanwhile)."""
 
 
 class Deadlines:
@@ -85,6 +87,25 @@ class Deadlines:
             # (the timer fires for the old deadline, finds this one not due and sets itself for it)
             pending.deadline = later
             pending.progressed = True
+
+    def hold(self, loop: asyncio.AbstractEventLoop, pending: Pending) -> None:
+        """The request waits on a person (a login in a browser): no deadline until ``resume``."""
+        if pending.waiting_since is None:
+            pending.waiting_since = loop.time()
+            pending.deadline = None
+
+    def resume(self, loop: asyncio.AbstractEventLoop, pending: Pending) -> float:
+        """A step of the request's login happened: its timeout counts again from now (a person's wait ends, if it
+        was one); returns the seconds spent waiting on the person."""
+        waited = 0.0
+        if pending.waiting_since is not None:
+            waited = loop.time() - pending.waiting_since
+            pending.waiting_since = None
+        if pending.timeout is not None and not pending.future.done():
+            pending.deadline = deadline = loop.time() + pending.timeout
+            if self._timer is None or deadline < self._timer_at:
+                self._arm(loop, deadline)
+        return waited
 
     def stop(self) -> None:
         """No more timeouts (the connection is closing)."""

@@ -15,6 +15,7 @@ from typing import Literal
 
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, mutual_version
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.oauth import is_auth_fault
 from inspector.session.errors import RequestFailed, RpcError
 
 UNSUPPORTED_PROTOCOL_VERSION = -32022
@@ -22,7 +23,8 @@ MODERN_ERROR_CODES = frozenset({-32020, -32021, -32022})
 
 DiscoverFn = Callable[[str], Awaitable[JsonObject]]
 NO_VERDICT_FAULTS = frozenset({"http-401", "http-403", "tls", "connect"})
-"""Faults that say nothing about the era: the server wants credentials, refuses us, or cannot be reached."""
+"""Faults that say nothing about the era: the server wants credentials, refuses us, or cannot be reached (and so
+does a login that failed: ``auth-*``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,7 @@ async def detect_era(discover: DiscoverFn, *, preferred: str = LATEST_MODERN) ->
         except RequestFailed as failure:
             if failure.kind == "timeout":
                 return Verdict("legacy", None, "server/discover got no reply within the probe timeout")
-            if failure.fault_kind in NO_VERDICT_FAULTS:
+            if failure.fault_kind in NO_VERDICT_FAULTS or is_auth_fault(failure.fault_kind):
                 # Credentials or permission, not the protocol era: initialize would be refused the same way.
                 raise EraError(f"could not probe the server: {failure.message}", failure.hint) from None
             if failure.kind == "transport" and not failure.fatal:

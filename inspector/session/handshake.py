@@ -130,7 +130,8 @@ async def initialize(
     one, answered before ``deadline`` (``time.monotonic``; default: ``options.timeout`` from now). A server that
     answers -32022 naming a modern version we speak is modern after all (once)."""
     log = connection.log
-    left = (deadline - time.monotonic()) if deadline is not None else options.timeout
+    # (time a person spent logging in, during the probe, is not the server's slowness)
+    left = (deadline + connection.waited_on_person - time.monotonic()) if deadline is not None else options.timeout
     if left <= 0:
         raise ConnectError(
             f"no answer within --timeout {options.timeout:g} s: the era probe used it all",

@@ -15,6 +15,8 @@ Every later line is a record with ``t`` (seconds since the session started) and 
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
   (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``), the server instance a
   request is about to go to (``"instance"``, written before the request by ``inspector lab``).
+- ``"auth"``: one step of an OAuth login (an exchange or a decision), for the request that needed it; the format
+  is ``session.auth_steps``'.
 """
 
 from __future__ import annotations

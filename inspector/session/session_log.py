@@ -41,6 +41,7 @@ class SessionLog:
         self.recorder = recorder
         self.redactor = redactor if redactor else None
         """Secrets to take out of every record (None: there are none, and records are not scanned)."""
+        self._secrets = redactor if redactor is not None else Redactor()
         self.builder = TimelineBuilder(timeline)
         self._queue: deque[_Queued] = deque()
         self._flushing = False
@@ -70,6 +71,13 @@ class SessionLog:
     def since_start(self, at: float) -> float:
         """A transport timestamp as seconds since the session started."""
         return at - self.t0
+
+    def add_secret(self, secret: str) -> None:
+        """Redact ``secret`` from every record written from now on (a token a login brought), and from what the
+        faces print through the session's redactor (the same object)."""
+        self._secrets.add(secret)
+        if self._secrets:
+            self.redactor = self._secrets
 
     # ------------------------------------------------------------------------------------------------ writing
     def write(self, record: records.Record, parsed: WireParse | None = None) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
+
+if TYPE_CHECKING:
+    from inspector.session.auth_steps import AuthStep
 
 Direction = Literal["c2s", "s2c"]
 Severity = Literal["error", "warning", "info"]
@@ -225,6 +228,8 @@ class Call:
     """The task the call created (or looks at again), when it made one."""
     listen: ListenSpan | None = None
     """The subscription, when the call is a ``subscriptions/listen``."""
+    auth: list[AuthStep] = field(default_factory=list)
+    """The OAuth login (or refresh, or step-up) its requests needed, step by step (``session.auth_steps``)."""
 
     @property
     def name(self) -> str | None:
@@ -388,6 +393,8 @@ class Timeline:
     session: list[Round] = field(default_factory=list)
     """Server requests that belong to no call (``roots/list`` right after ``initialize``), in order, with our
     answers: session rows, never a round of a call."""
+    auth: list[AuthStep] = field(default_factory=list)
+    """Every OAuth step of the session, in order (each also on its call's ``auth``, when it had one)."""
     connected: bool = False
     disconnect_reason: str | None = None
     listeners: list[TimelineListener] = field(default_factory=list, compare=False, repr=False)

@@ -128,6 +128,43 @@ class TransportFault:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthHttp:
+    """One HTTP exchange of an OAuth flow, every secret already taken out (``protocol.oauth`` redaction): what the
+    request and the response said, bodies included (the flow's bodies are small: metadata, forms, tokens)."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    request_body: str | None = None
+    status: int | None = None
+    """None: no answer came (``error`` says why)."""
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_body: str | None = None
+    elapsed_ms: float | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuthEvent:
+    """One step of an OAuth login, for the request that needed it: an exchange (``http``) or a decision, with what
+    was decided, why, and what to try when it failed. Raised by the HTTP transport's OAuth driver."""
+
+    step: str
+    """A ``protocol.oauth.Step``."""
+    outcome: str
+    """A ``protocol.oauth.Outcome``: ok, refused, failed, waiting (a person must act), info."""
+    what: str
+    at: float
+    why: str = ""
+    hint: str = ""
+    request_id: RequestKey | None = None
+    """The JSON-RPC request whose HTTP answer asked for the login (None: no request, e.g. a logout)."""
+    http: AuthHttp | None = None
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Values this step brought (tokens, a code, a client secret): the session redacts them from everything."""
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The transport is gone: the process exited or the user closed it."""
 
@@ -136,7 +173,7 @@ class Closed:
     returncode: int | None = None
 
 
-TransportEvent = Sent | Received | StderrLine | StreamNote | TransportFault | Closed
+TransportEvent = Sent | Received | StderrLine | StreamNote | TransportFault | AuthEvent | Closed
 EventSink = Callable[[TransportEvent], None]
 """Events are delivered synchronously, in wire order, from the transport's own task."""
 

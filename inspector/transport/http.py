@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from inspector.transport.http_channel import ExchangeFactory
     from inspector.transport.http_streams import ServerStreamState
+    from inspector.transport.oauth.config import AuthConfig
 
 ACCEPT = "application/json, text/event-stream"
 
@@ -70,12 +71,18 @@ class StreamableHttpTransport:
         read_timeout: float | None = None,
         default_retry_ms: int = 1000,
         max_reconnect_attempts: int = 2,
+        auth: AuthConfig | None = None,
     ) -> None:
         self.url = url
         # Reading has no timeout by default: SSE streams (subscriptions, slow tools) may stay quiet for a long time;
         # the session owns per-request deadlines and cancels.
         self._channel = HttpChannel(url, headers, secret_headers, clock, httpx.Timeout(timeout, read=read_timeout))
         self._streams = LegacyStreams(self._channel, default_retry_ms, max_reconnect_attempts)
+        if auth is not None:
+            # A login is possible: requests carry its token, and a challenge runs the login (transport/oauth).
+            from inspector.transport.oauth.driver import OAuthDriver
+
+            self._channel.auth = OAuthDriver(auth, url, self._channel)
         self._inflight: dict[RequestKey, asyncio.Task[None]] = {}
         self._closing: asyncio.Task[None] | None = None
 
@@ -175,6 +182,7 @@ class StreamableHttpTransport:
         sent_session = channel.session_id
         exchange = HttpExchange("POST", self.url, {})
         sent = False
+        refused: FaultText | None = None
 
         def emit_sent() -> None:
             nonlocal sent
@@ -198,14 +206,25 @@ class StreamableHttpTransport:
                 extensions={"trace": trace},
             )
             exchange = HttpExchange("POST", self.url, channel.redact(request.headers))
-            response = await client.send(request, stream=True)
+            if channel.auth is None:
+                response: httpx.Response | None = await client.send(request, stream=True)
+            else:
+                response, refused = await channel.auth.send(request, message.request_id)
         except httpx.HTTPError as exc:
             channel.fault(exception_fault(exc, self.url, response_started=False), message.request_id, exchange)
             return
         finally:
             _settle(written)
+        if response is None:  # a login failed before the request could go out
+            assert refused is not None
+            channel.fault(refused, message.request_id, exchange)
+            return
         try:
             emit_sent()
+            if refused is not None:
+                body = await channel.read_body(response, whole=False)
+                channel.fault(refused, message.request_id, channel.exchange_factory(exchange, response, start)(body))
+                return
             channel.note_session(response)
             if sent_session is None and response.is_success:
                 channel.session_expired = False  # it took a request with no session id: there is nothing to renew

@@ -26,6 +26,7 @@ from inspector.transport.http_faults import FaultText, excerpt, redact
 from inspector.transport.sse import SseNote
 
 if TYPE_CHECKING:
+    from inspector.transport.oauth.driver import OAuthDriver
     from inspector.transport.sse import SseEvent, SseParser
 
 
@@ -76,6 +77,8 @@ class HttpChannel:
         """True once the server answered 404 to our legacy session id, until a new session id arrives."""
         self.protocol_version: str | None = None
         """The last ``MCP-Protocol-Version`` a message went with: what the legacy GET and DELETE carry."""
+        self.auth: OAuthDriver | None = None
+        """The OAuth driver when the transport may log in: it gives every request its token."""
 
     def open(self, sink: EventSink, target: httpx.URL) -> None:
         """Make the client; every later event goes to ``sink``."""
@@ -107,8 +110,13 @@ class HttpChannel:
     def request_headers(
         self, protocol: Mapping[str, str], protocol_version: str | None, *, accept: str, content: bool = True
     ) -> httpx.Headers:
-        """User headers, then the protocol's (which win over them), then the legacy session id."""
+        """User headers, then the login's token (unless the user gave an Authorization), then the protocol's (which
+        win over them), then the legacy session id."""
         headers = httpx.Headers(self._user_headers)
+        if self.auth is not None and "authorization" not in headers:
+            token = self.auth.authorization()
+            if token is not None:
+                headers["Authorization"] = token
         headers["Accept"] = accept
         if content:
             headers["Content-Type"] = "application/json"

@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from inspector.protocol.oauth import auth_params
+
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
@@ -67,19 +69,6 @@ def looks_like_jsonrpc(body: str) -> bool:
     if isinstance(value, list):
         return bool(value) and all(isinstance(item, dict) and "jsonrpc" in item for item in value)
     return isinstance(value, dict) and "jsonrpc" in value
-
-
-def auth_params(www_authenticate: str | None) -> dict[str, str]:
-    """``Bearer resource_metadata="…", scope="a b", error="…"`` -> its parameters (names lowercased)."""
-    if not www_authenticate:
-        return {}
-    params: dict[str, str] = {}
-    for match in re.finditer(r'([A-Za-z0-9_\-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)', www_authenticate):
-        value = match.group(2)
-        if value.startswith('"'):
-            value = re.sub(r"\\(.)", r"\1", value[1:-1])
-        params.setdefault(match.group(1).lower(), value)
-    return params
 
 
 def protected_resource_metadata_urls(url: str, www_authenticate: str | None) -> list[str]:

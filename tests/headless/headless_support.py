@@ -11,7 +11,9 @@ from inspector.session.builder import build_timeline
 from inspector.session.capture_import import records_from_capture
 from inspector.session.timeline import Timeline
 
-CAPTURES = Path(__file__).parents[2].parent / "shared" / "captures"
+CAPTURES = Path(__file__).resolve().parents[2].parent / "shared" / "captures"
+if not CAPTURES.is_dir():  # a worktree sits one folder deeper than the checkout shared/ is beside
+    CAPTURES = Path(__file__).resolve().parents[3].parent / "shared" / "captures"
 
 
 def capture_timeline(name: str) -> Timeline:

@@ -1,0 +1,174 @@
+"""``inspector auth login|status|logout``: logging in to a server before using it, seeing what is stored, and
+forgetting it. The other commands log in by themselves when a server asks; these are for doing it on purpose (and
+for CI, which runs with ``--no-login`` and a login made beforehand)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from inspector.cli.options import ConnectOptions, Group, connects
+from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
+from inspector.cli.wiring import build_session, login_config, run_loop
+from inspector.headless.auth_render import auth_json, expiry_text, status_json, status_table, step_lines
+from inspector.protocol.sanitize import one_line
+from inspector.session.timeline import TimelineEvent
+from inspector.session.token_store import StoreError, TokenStore, open_store
+
+UrlArg = Annotated[str, typer.Argument(help="The MCP server's http(s) URL.")]
+
+
+@connects(Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS, Group.LOGIN)
+def login(
+    url: UrlArg,
+    force: Annotated[bool, typer.Option("--force", help="Log in again even when a stored login still works.")] = False,
+    *,
+    opts: ConnectOptions,
+) -> None:
+    """Log in to a server (OAuth): discovery, registration, the browser, the token; each step printed as it
+    happens. The login is stored for every later command (exit 0 logged in, 3 the login failed)."""
+    target = opts.target(url)
+    if target.kind != "http":
+        raise typer.BadParameter("a login needs an http(s) URL")
+    choices = opts.login()
+    if not choices.allowed:
+        raise typer.BadParameter("--no-login forbids the very thing `auth login` does")
+    console = error_console()
+    store = _store()
+    auth = login_config(target, choices, console, store=store)
+    assert auth is not None
+    server = target.url or url
+    if force:
+        _forget_tokens(store, server)
+    record_to = opts.recording()
+
+    async def main() -> int:
+        session = build_session(
+            target, opts.answer_source(), era=opts.era_mode(), record=record_to, timeout=opts.timeout, auth=auth
+        )
+        shown = 0
+
+        def show(_: TimelineEvent) -> None:
+            nonlocal shown
+            steps = session.log.builder.timeline.auth
+            if opts.as_json:
+                return
+            for step in steps[shown:]:
+                for line in step_lines(step, ""):
+                    console.print(line)
+            shown = len(steps)
+
+        session.timeline.subscribe(show)
+        try:
+            connected = await connect_or_report(session, as_json=opts.as_json)
+        finally:
+            await session.close()
+        if not connected:
+            say_recorded(record_to)
+            return EXIT_CONNECT
+        steps = session.timeline.auth
+        fresh = any(s.step == "token" and s.outcome == "ok" and s.http is not None for s in steps)
+        summary = _summary(store, server)
+        if opts.as_json:
+            doc: dict[str, Any] = {
+                "status": "logged-in" if fresh else ("already-logged-in" if summary else "no-login-needed"),
+                "login": summary,
+                "store": store.where,
+                "steps": [auth_json(s) for s in steps],
+            }
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        elif summary is None:
+            Console(highlight=False).print(Text(f"{one_line(server, 120)} asked for no login: nothing stored"))
+        else:
+            what = "logged in to" if fresh else "already logged in to"
+            Console(highlight=False).print(_said(what, summary, store.where))
+        say_recorded(record_to)
+        return 0
+
+    raise typer.Exit(run_loop(main()))
+
+
+def status(
+    url: Annotated[str | None, typer.Argument(help="Only this server.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """The stored logins: server, issuer, client, scope, expiry, refresh token (read without touching a secret)."""
+    store = _store()
+    found = [entry for entry in store.summaries() if url is None or entry.get("server") == url]
+    if as_json:
+        print(json.dumps({"store": store.where, "logins": [status_json(e) for e in found]}, indent=2))
+        return
+    if not found:
+        Console(highlight=False).print(f"no stored login{f' for {one_line(url, 120)}' if url else ''} ({store.where})")
+        raise typer.Exit(1 if url else 0)
+    Console(highlight=False).print(status_table(found, store.where))
+
+
+def logout(
+    url: UrlArg,
+    keep_registration: Annotated[
+        bool, typer.Option("--keep-registration", help="Forget the tokens only; keep the client registration.")
+    ] = False,
+) -> None:
+    """Revoke the stored tokens where the server offers revocation, then forget the login."""
+    store = _store()
+    record = store.load(url)
+    if record is None:
+        Console(highlight=False).print(f"no stored login for {one_line(url, 120)}")
+        raise typer.Exit(1)
+    from inspector.transport.oauth.revoke import revoke
+
+    console = Console(highlight=False)
+    for line in run_loop(revoke(record)):
+        console.print(Text(one_line(line, 300), style="dim"))
+    if keep_registration:
+        store.save(record.without_tokens())
+        console.print(f"logged out of {one_line(url, 120)}; the client registration is kept ({store.where})")
+    else:
+        store.delete(url)
+        console.print(f"logged out of {one_line(url, 120)} and forgot its registration ({store.where})")
+
+
+def _store() -> TokenStore:
+    try:
+        return open_store()
+    except StoreError as bad:
+        say_error(str(bad), "set INSPECTOR_TOKEN_STORE to keyring, file or memory")
+        raise typer.Exit(2) from None
+
+
+def _forget_tokens(store: TokenStore, server: str) -> None:
+    record = store.load(server)
+    if record is not None and record.tokens is not None:
+        store.save(record.without_tokens())
+
+
+def _summary(store: TokenStore, server: str) -> dict[str, Any] | None:
+    for entry in store.summaries():
+        if entry.get("server") == server:
+            return status_json(entry) | {"expires": expiry_text(entry)}
+    return None
+
+
+def _said(what: str, summary: dict[str, Any], where: str) -> Text:
+    text = Text(f"{what} {one_line(str(summary['server']), 120)}", style="bold green")
+    text.append(
+        f": issuer {one_line(str(summary['issuer']), 100)}, client {one_line(str(summary['clientId']), 80)} "
+        f"({summary['registration']}), scope {one_line(str(summary['scope']), 80)!r}, {summary['expires']}, "
+        f"refresh token {'yes' if summary['refreshToken'] else 'no'}; stored in {one_line(where, 160)}"
+    )
+    return text
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``inspector auth ...`` to ``app``."""
+    auth = typer.Typer(help="Log in to servers behind OAuth, see the stored logins, log out.", no_args_is_help=True)
+    auth.command()(login)
+    auth.command()(status)
+    auth.command()(logout)
+    app.add_typer(auth, name="auth")

@@ -1,0 +1,136 @@
+"""OAuth on the headless face: the steps of a login as lines (live during ``inspector auth login``, and under the
+call that needed them in the printed timeline), their ``--json`` form, and the ``inspector auth status`` table.
+
+Everything shown came from a server or was derived from what it sent, so it goes through the sanitizer; secrets
+were redacted before the steps reached the timeline.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.oauth import STEP_TITLES
+from inspector.protocol.sanitize import one_line
+from inspector.session.auth_steps import AuthStep
+
+OUTCOME_STYLE = {"ok": "green", "refused": "red", "failed": "red", "waiting": "magenta", "info": "cyan"}
+OUTCOME_MARK = {"ok": "✓", "refused": "✗", "failed": "✗", "waiting": "…", "info": "·"}
+
+
+_TITLES: dict[str, str] = {str(k): v for k, v in STEP_TITLES.items()}
+
+
+def title(step: str) -> str:
+    """A step's name for people."""
+    return _TITLES.get(step, step)
+
+
+def step_line(step: AuthStep, indent: str = "  ") -> Text:
+    """One step: its mark, its name, the exchange (method, URL, status, time) and what was decided."""
+    style = OUTCOME_STYLE.get(step.outcome, "red")
+    line = Text(indent)
+    line.append(f"{OUTCOME_MARK.get(step.outcome, '?')} {title(step.step)}: ", style=style)
+    http = step.http
+    if http is not None:
+        status = str(http.status) if http.status is not None else "no answer"
+        line.append(f"{http.method} {one_line(http.url, 120)} → {status}", style="bold" if http.status else "red")
+        if http.elapsed_ms is not None:
+            line.append(f" {http.elapsed_ms:.0f}ms", style="dim")
+        line.append(" ")
+    line.append(one_line(step.what, 240))
+    return line
+
+
+def step_lines(step: AuthStep, indent: str = "  ") -> list[Text]:
+    """The step's line, then why and what to try when there is something to say."""
+    lines = [step_line(step, indent)]
+    if step.why and step.outcome in ("refused", "failed"):
+        lines.append(Text(f"{indent}    because {one_line(step.why, 240)}", style="dim"))
+    if step.hint:
+        lines.append(Text(f"{indent}    try: {one_line(step.hint, 240)}", style="bold"))
+    return lines
+
+
+def login_summary(steps: list[AuthStep]) -> Text:
+    """A folded login: how many exchanges, what kind (login, refresh, step-up), and how it ended."""
+    exchanges = sum(1 for s in steps if s.http is not None)
+    kinds = {s.step for s in steps}
+    kind = "refresh" if "refresh" in kinds and "authorization" not in kinds else "login"
+    if any(s.step == "challenge" and "insufficient_scope" in s.what for s in steps):
+        kind = "step-up"
+    failed = [s for s in steps if s.outcome in ("refused", "failed")]
+    text = Text("  🔑 ")
+    text.append(f"{kind}: {exchanges} exchange{'s' if exchanges != 1 else ''}", style="bold")
+    if steps:
+        text.append(f" {max(0.0, steps[-1].at - steps[0].at) * 1000:.0f}ms", style="dim")
+    if failed:
+        text.append(f" · {title(failed[-1].step)} {failed[-1].outcome}", style="red")
+    return text
+
+
+def auth_json(step: AuthStep) -> JsonObject:
+    """A step for ``--json`` (the exchange's redacted headers and bodies included)."""
+    out: JsonObject = {"step": step.step, "outcome": step.outcome, "what": step.what}
+    if step.why:
+        out["why"] = step.why
+    if step.hint:
+        out["hint"] = step.hint
+    if step.request_id is not None:
+        out["for"] = step.request_id
+    if step.http is not None:
+        out["http"] = step.http.to_json()
+    return out
+
+
+def status_table(summaries: list[dict[str, Any]], where: str, now: float | None = None) -> Table:
+    """``inspector auth status``: one row per stored login (no secret is read to draw it)."""
+    table = Table(title=f"logins ({one_line(where, 120)})", show_lines=False)
+    for column in ("server", "issuer", "client", "scope", "token", "refresh"):
+        table.add_column(column)
+    for entry in summaries:
+        table.add_row(
+            one_line(str(entry.get("server", "")), 60),
+            one_line(str(entry.get("issuer") or "?"), 50),
+            one_line(f"{(entry.get('client') or {}).get('client_id', '?')} ({entry.get('registration', '?')})", 50),
+            one_line(str(entry.get("scope") or "-"), 40),
+            expiry_text(entry, now),
+            "yes" if entry.get("refresh_token") else "no",
+        )
+    return table
+
+
+def status_json(entry: dict[str, Any], now: float | None = None) -> JsonObject:
+    """One stored login for ``auth status --json`` (public fields only)."""
+    expires_at = entry.get("expires_at")
+    left = expires_at - (time.time() if now is None else now) if isinstance(expires_at, int | float) else None
+    return {
+        "server": entry.get("server"),
+        "issuer": entry.get("issuer"),
+        "clientId": (entry.get("client") or {}).get("client_id"),
+        "registration": entry.get("registration"),
+        "scope": entry.get("scope"),
+        "token": bool(entry.get("tokens")),
+        "expiresInSeconds": None if left is None else round(left),
+        "refreshToken": bool(entry.get("refresh_token")),
+    }
+
+
+def expiry_text(entry: dict[str, Any], now: float | None = None) -> str:
+    """ "expires in 52 min", "expired 3 min ago", "none" (a refresh was refused), "no expiry"."""
+    if not entry.get("tokens"):
+        return "none"
+    expires_at = entry.get("expires_at")
+    if not isinstance(expires_at, int | float):
+        return "no expiry"
+    left = expires_at - (time.time() if now is None else now)
+    minutes = abs(left) / 60
+    amount = f"{minutes:.0f} min" if minutes >= 1 else f"{abs(left):.0f} s"
+    return f"expires in {amount}" if left > 0 else f"expired {amount} ago"
+
+
+__all__ = ["auth_json", "login_summary", "status_json", "status_table", "step_line", "step_lines"]

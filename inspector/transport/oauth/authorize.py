@@ -1,0 +1,185 @@
+"""The two closures the SDK calls to get a person's authorization (``redirect_handler``: send them to the URL;
+``callback_handler``: the redirect that came back), over the face's ``Login``.
+
+The face decides how the person gets there (a browser, a printed URL, a pasted redirect); this module gives it the
+loopback callback and the recorded client's "follow the redirect myself" (for authorization servers that answer
+at once), bounds the wait, and tells the timeline what arrived. Which request a login is for is read from the
+context variable the driver sets for each request, since the SDK's lock serialises logins across requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+from mcp.shared.auth import AuthorizationCodeResult
+
+from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginNotAllowed, LoginStopped
+from inspector.transport.oauth.callback import CallbackPortTaken, LoopbackCallback
+from inspector.transport.oauth.config import MAX_LOGINS, AuthConfig
+from inspector.transport.oauth.failures import ExchangeFailed
+from inspector.transport.oauth.narrator import CURRENT
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from mcp.client.auth.oauth2 import OAuthContext
+
+    from inspector.transport.oauth.narrator import Narrator
+
+REDIRECTS: frozenset[int] = frozenset({301, 302, 303, 307, 308})
+
+
+class Authorizer:
+    """One transport's way to a person's authorization, any number of times (a step-up is a second one)."""
+
+    def __init__(
+        self,
+        config: AuthConfig,
+        server: str,
+        callback: LoopbackCallback,
+        client: Callable[[], httpx.AsyncClient],
+        exchange_timeout: float,
+    ) -> None:
+        self.config = config
+        self.server = server
+        self.callback = callback
+        self._client = client
+        self._exchange_timeout = exchange_timeout
+        self.context: OAuthContext | None = None
+        self.logins = 0
+        self._landing: Landing | None = None
+
+    async def redirect_handler(self, url: str) -> None:
+        narrator = CURRENT.get()
+        context = self.context
+        assert context is not None
+        narrator.authorization(context)
+        config = self.config
+        if config.login is None:
+            raise self.not_allowed()
+        if self.logins >= MAX_LOGINS:
+            raise LoginStopped(
+                f"already {self.logins} logins in this session and the server still refuses",
+                "the server does not accept the tokens its authorization server issues: check its configuration",
+            )
+        self.logins += 1
+        metadata = context.oauth_metadata
+        prompt = AuthorizationPrompt(
+            url,
+            self.callback.redirect_uri,
+            self.server,
+            str(metadata.issuer) if metadata is not None else None,
+            context.client_metadata.scope,
+        )
+        narrator.decision(
+            "authorization",
+            "waiting",
+            f"waiting for the authorization to come back to {self.callback.redirect_uri}",
+            "the person logs in and consents in a browser; the redirect brings the code back",
+            http=None,
+        )
+        helpers = _Helpers(self, url, narrator, config.login_timeout)
+        try:
+            landing = await asyncio.wait_for(config.login.authorize(prompt, helpers), config.login_timeout)
+        except TimeoutError:
+            raise LoginStopped(
+                f"no redirect came back within {config.login_timeout:g} s",
+                "run the login again (--login-timeout gives more time); paste the address the browser ended on "
+                "if it cannot reach this machine",
+            ) from None
+        finally:
+            await helpers.stop()
+            self.callback.close()
+        narrator.landed(
+            landing,
+            str(metadata.issuer) if metadata is not None else None,
+            bool(metadata is not None and metadata.authorization_response_iss_parameter_supported),
+        )
+        self._landing = landing
+
+    async def callback_handler(self) -> AuthorizationCodeResult:
+        landing, self._landing = self._landing, None
+        if landing is None:
+            raise LoginStopped("no redirect arrived", "log in again")
+        if landing.error:
+            raise LoginStopped(
+                landing.describe(),
+                "the login was refused at the authorization server (access_denied: consent was not given); "
+                "log in again and allow access",
+            )
+        return AuthorizationCodeResult(code=landing.code or "", state=landing.state, iss=landing.iss)
+
+    def not_allowed(self) -> LoginNotAllowed:
+        """The refusal of a login this run may not start, saying what the server wants and what to run."""
+        context = self.context
+        scope = context.client_metadata.scope if context is not None else None
+        metadata = context.oauth_metadata if context is not None else None
+        at = f" at {metadata.issuer}" if metadata is not None else ""
+        wanted = (
+            f"the server wants a login{f' (scope {scope})' if scope else ''}{at}, and {self.config.no_login_reason}"
+        )
+        return LoginNotAllowed(
+            wanted, f"log in first: inspector auth login {self.server} (a stored login is used, and refreshed)"
+        )
+
+    async def follow(self, url: str, narrator: Narrator) -> Landing:
+        """GET the authorization URL through the recorded client and read the redirect it answers with."""
+        client = self._client()
+        request = client.build_request("GET", url, timeout=httpx.Timeout(self._exchange_timeout))
+        started = time.monotonic()
+        try:
+            response = await client.send(request)
+        except httpx.HTTPError as exc:
+            narrator.exchange("authorization", request, None, b"", started, error=str(exc) or type(exc).__name__)
+            raise ExchangeFailed("authorization", str(request.url.copy_with(query=None)), str(exc)) from None
+        location = response.headers.get("location")
+        params = dict(parse_qsl(urlsplit(location or "").query, keep_blank_values=True))
+        code = (params.get("code") or "",)
+        narrator.exchange("authorization", request, response, response.content, started, carried=code)
+        if response.status_code not in REDIRECTS or not location:
+            raise LoginStopped(
+                f"the authorization endpoint answered HTTP {response.status_code} with no redirect: a person has "
+                "to log in there",
+                f"log in from a terminal with a browser: inspector auth login {self.server}",
+            )
+        return Landing(params, "followed")
+
+
+class _Helpers:
+    """``protocol.oauth.LoginHelpers`` for one authorization."""
+
+    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator, timeout: float) -> None:
+        self._authorizer = authorizer
+        self._url = url
+        self._narrator = narrator
+        self._timeout = timeout
+        self._serving: asyncio.Task[Landing] | None = None
+
+    def wait_for_browser(self) -> Awaitable[Landing]:
+        callback = self._authorizer.callback
+        if self._serving is None:
+            try:
+                callback.listen()
+            except CallbackPortTaken as taken:
+                raise LoginStopped(
+                    str(taken),
+                    "the redirect URI registered with the authorization server names that port: free it, or "
+                    f"`inspector auth logout {self._authorizer.server}` to register again on another",
+                ) from None
+            # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
+            self._serving = asyncio.ensure_future(callback.wait(self._timeout))
+        return self._serving
+
+    async def stop(self) -> None:
+        """The login ended: stop serving the callback (if the face did not wait for it)."""
+        serving = self._serving
+        if serving is not None and not serving.done():
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
+
+    async def follow(self) -> Landing:
+        return await self._authorizer.follow(self._url, self._narrator)

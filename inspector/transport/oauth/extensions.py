@@ -1,0 +1,161 @@
+"""The extension grants the official SDK provides, with no person in them: client credentials (a client secret, or
+a private-key JWT the SDK signs) and SEP-990 identity assertion (an enterprise IdP's ID token exchanged for an
+ID-JAG, then for an access token). DPoP and workload identity are not in the SDK, and not here.
+
+Each is an ``httpx2.Auth`` of the SDK, driven by ``flow.FlowRun`` like the authorization-code provider.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncGenerator, Callable
+from typing import TYPE_CHECKING
+
+import httpx
+import httpx2
+from mcp.client.auth import OAuthFlowError
+from mcp.client.auth.extensions.client_credentials import (
+    ClientCredentialsOAuthProvider,
+    PrivateKeyJWTOAuthProvider,
+    SignedJWTParameters,
+)
+from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
+
+from inspector.transport.oauth.failures import ExchangeFailed
+from inspector.transport.oauth.narrator import CURRENT
+
+if TYPE_CHECKING:
+    from inspector.transport.oauth.config import AuthConfig, IdentityProvider
+    from inspector.transport.oauth.storage import StagedStorage
+
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
+
+
+def extension_auth(
+    config: AuthConfig,
+    server: str,
+    storage: StagedStorage,
+    client: Callable[[], httpx.AsyncClient],
+    exchange_timeout: float,
+) -> httpx2.Auth:
+    """The SDK provider for the credentials' grant."""
+    given = config.credentials
+    if not given.client_id:
+        raise ValueError(f"the {given.grant} grant needs a client id")
+    if given.grant == "client_credentials":
+        if not given.client_secret:
+            raise ValueError("the client_credentials grant needs a client secret")
+        return ClientCredentialsOAuthProvider(
+            server, storage, given.client_id, given.client_secret, scope=given.scope, issuer=given.issuer
+        )
+    if given.grant == "private_key_jwt":
+        if not given.private_key_pem:
+            raise ValueError("the private_key_jwt grant needs a private key")
+        signer = SignedJWTParameters(
+            issuer=given.client_id,
+            subject=given.client_id,
+            signing_key=given.private_key_pem,
+            signing_algorithm=given.signing_algorithm or "RS256",
+        )
+        return PrivateKeyJWTOAuthProvider(
+            server, storage, given.client_id, signer.create_assertion_provider(), scope=given.scope, issuer=given.issuer
+        )
+    if given.idp is None or not given.client_secret:
+        raise ValueError("identity assertion needs an identity provider and a client secret")
+    return IdentityAssertion(server, storage, given.client_id, given.client_secret, given.idp, client, exchange_timeout)
+
+
+class IdentityAssertion(httpx2.Auth):
+    """SEP-990 over the SDK's ``IdentityAssertionOAuthProvider``, which wants the authorization server's issuer up
+    front: it is read from the resource's metadata (through the recorded flow) on the first request, and the IdP
+    leg (RFC 8693 token exchange for an ID-JAG) goes through our client like every other exchange."""
+
+    requires_response_body = True
+
+    def __init__(
+        self,
+        server: str,
+        storage: StagedStorage,
+        client_id: str,
+        client_secret: str,
+        idp: IdentityProvider,
+        client: Callable[[], httpx.AsyncClient],
+        exchange_timeout: float,
+    ) -> None:
+        self._server = server
+        self._storage = storage
+        self._client_id = client_id
+        self._client_secret = client_secret
+        self._idp = idp
+        self._client = client
+        self._timeout = exchange_timeout
+        self._inner: IdentityAssertionOAuthProvider | None = None
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        if self._inner is None:
+            issuer = None
+            for url in build_protected_resource_metadata_discovery_urls(None, self._server):
+                answer = yield httpx2.Request("GET", url)
+                if answer.status_code == 200:
+                    servers = json.loads(await answer.aread()).get("authorization_servers") or []
+                    issuer = str(servers[0]) if servers else None
+                    break
+            if issuer is None:
+                raise OAuthFlowError("no protected resource metadata names an authorization server")
+            self._inner = IdentityAssertionOAuthProvider(
+                self._server,
+                self._storage,
+                self._client_id,
+                self._client_secret,
+                issuer,
+                self._id_jag,
+                token_endpoint_auth_method="client_secret_basic",
+            )
+        flow = self._inner.async_auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                answer = yield outgoing
+                try:
+                    outgoing = await flow.asend(answer)
+                except StopAsyncIteration:
+                    return
+        finally:
+            await flow.aclose()
+
+    async def _id_jag(self, audience: str, resource: str) -> str:
+        """Leg 1: the IdP exchanges the user's ID token for an ID-JAG for ``audience`` (RFC 8693)."""
+        idp = self._idp
+        client = self._client()
+        request = client.build_request(
+            "POST",
+            idp.token_endpoint,
+            data={
+                "grant_type": TOKEN_EXCHANGE,
+                "requested_token_type": ID_JAG,
+                "audience": audience,
+                "resource": resource,
+                "subject_token": idp.id_token,
+                "subject_token_type": ID_TOKEN,
+                "client_id": idp.client_id,
+            },
+            timeout=httpx.Timeout(self._timeout),
+        )
+        narrator = CURRENT.get()
+        started = time.monotonic()
+        try:
+            response = await client.send(request)
+        except httpx.HTTPError as exc:
+            narrator.exchange("token", request, None, b"", started, error=str(exc) or type(exc).__name__)
+            raise ExchangeFailed("token", idp.token_endpoint, str(exc)) from None
+        narrator.exchange("token", request, response, response.content, started)
+        if response.status_code != 200:
+            raise OAuthFlowError(f"the identity provider refused the token exchange: HTTP {response.status_code}")
+        token = response.json().get("access_token")
+        if not isinstance(token, str):
+            raise OAuthFlowError("the identity provider's answer has no access_token (the ID-JAG)")
+        return token

@@ -1,0 +1,192 @@
+"""The SDK's OAuth flow run by hand over our own ``httpx.AsyncClient``.
+
+The SDK writes its flow as an ``httpx2.Auth`` (an async generator that yields requests and is sent responses), and
+httpx2 is not the client our transport uses. So the generator is driven here: each request it yields is rebuilt as
+an ``httpx.Request`` and sent through the transport's one client (the flow's exchanges travel beside the MCP
+traffic, with the same timeouts, proxies and TLS, and are told to the timeline), and each answer is handed back as
+an ``httpx2.Response``. When it yields the MCP request itself, that request is sent (or the challenged answer
+already in hand is given back, rather than sending it twice) and, unless it is challenged, its body is left
+unread, so an SSE stream reaches the transport untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+import httpx
+import httpx2
+
+from inspector.transport.base import BODY_CAP
+from inspector.transport.oauth.driver import challenged
+from inspector.transport.oauth.failures import ExchangeFailed
+from inspector.transport.oauth.narrator import step_of
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from inspector.transport.oauth.narrator import Narrator
+    from inspector.transport.oauth.storage import StagedStorage
+
+
+class FlowRun:
+    """One run of the flow for one MCP request."""
+
+    def __init__(
+        self,
+        auth: httpx2.Auth,
+        client: httpx.AsyncClient,
+        narrator: Narrator,
+        storage: StagedStorage | None,
+        *,
+        exchange_timeout: float,
+        refuse_registration: Callable[[], Exception] | None,
+        resource_metadata: str | None,
+    ) -> None:
+        self._auth = auth
+        self._client = client
+        self._narrator = narrator
+        self._storage = storage
+        self._timeout = exchange_timeout
+        self._refuse_registration = refuse_registration
+        self._resource_metadata = resource_metadata
+        self.latest: httpx.Response | None = None
+        """The last answer to the MCP request (the challenge until a retry answered)."""
+
+    async def run(self, request: httpx.Request, first: httpx.Response | None) -> httpx.Response | None:
+        """Run the flow for ``request`` (``first``: its challenged answer, already read); returns the last answer to
+        it, None when it was never sent. Raises what the flow raised (``ExchangeFailed`` for an exchange that got no
+        answer; an ``httpx.HTTPError`` is the MCP request's own)."""
+        sent_authorization = request.headers.get("authorization")
+        mirror = httpx2.Request(
+            request.method,
+            str(request.url),
+            headers=[(k, v) for k, v in request.headers.multi_items() if k.lower() != "authorization"],
+            content=request.content,
+        )
+        self.latest = first
+        pending = first
+        self._narrator.begin(getattr(self._auth, "context", None))
+        flow = self._auth.async_auth_flow(mirror)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                if outgoing is mirror:
+                    answer = await self._send_mcp(request, mirror, pending, sent_authorization)
+                    pending = None
+                else:
+                    answer = await self._exchange(outgoing)
+                try:
+                    outgoing = await flow.asend(answer)
+                except StopAsyncIteration:
+                    break
+                self._tell(outgoing)
+        finally:
+            await flow.aclose()
+        return self.latest
+
+    def _tell(self, outgoing: httpx2.Request) -> None:
+        """What the SDK decided before asking for the next request, read off its context."""
+        context = getattr(self._auth, "context", None)
+        if context is None:
+            return
+        self._narrator.follow_context(context)
+        self._narrator.tokens(context)
+
+    async def _send_mcp(
+        self, request: httpx.Request, mirror: httpx2.Request, pending: httpx.Response | None, sent: str | None
+    ) -> httpx2.Response:
+        authorization = mirror.headers.get("authorization")
+        if pending is not None and authorization == sent:
+            response = pending  # the flow would send what was already sent: hand it the answer in hand
+        else:
+            if self.latest is not None:
+                await self.latest.aclose()
+            if authorization is None:
+                request.headers.pop("authorization", None)
+            else:
+                request.headers["Authorization"] = authorization
+            response = await self._client.send(request, stream=True)
+            if challenged(response):
+                await response.aread()
+            if self._narrator.exchanged:
+                self._narrator.retry(response)
+        self.latest = response
+        body = response.content if challenged(response) else b""
+        return httpx2.Response(
+            response.status_code, headers=list(response.headers.multi_items()), content=body, request=mirror
+        )
+
+    async def _exchange(self, outgoing: httpx2.Request) -> httpx2.Response:
+        """One request of the flow, through our client (redirects never followed by httpx: the SDK decides)."""
+        content = outgoing.read()
+        step = step_of(
+            outgoing.method, httpx.URL(str(outgoing.url)), outgoing.headers.get("content-type"), content,
+            self._resource_metadata,
+        )  # fmt: skip
+        if step == "registration" and self._refuse_registration is not None:
+            raise self._refuse_registration()  # registering would only be the start of a login we may not run
+        client = self._client
+        plain = client.build_request(
+            outgoing.method,
+            str(outgoing.url),
+            headers=list(outgoing.headers.multi_items()),
+            content=content,
+            timeout=httpx.Timeout(self._timeout),
+        )
+        started = time.monotonic()
+        try:
+            response = await client.send(plain, stream=True)
+            try:
+                body = await _read_capped(response)
+            finally:
+                await response.aclose()
+        except httpx.HTTPError as exc:
+            detail = str(exc) or type(exc).__name__
+            self._narrator.exchange(step, plain, None, b"", started, error=detail)
+            raise ExchangeFailed(step, str(plain.url.copy_with(query=None)), detail) from None
+        self._narrator.exchange(step, plain, response, body, started)
+        if step == "refresh" and self._storage is not None and not _has_access_token(response.status_code, body):
+            self._storage.drop_tokens()  # refused: worth nothing now, and a later process must not try it again
+        answer = httpx2.Response(
+            response.status_code, headers=list(response.headers.multi_items()), content=body, request=outgoing
+        )
+        answer.next_request = _redirect(outgoing, response)
+        return answer
+
+
+async def _read_capped(response: httpx.Response) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > BODY_CAP:
+            break
+    return b"".join(chunks)[:BODY_CAP]
+
+
+def _redirect(sent: httpx2.Request, response: httpx.Response) -> httpx2.Request | None:
+    """The request a redirect would lead to, for the SDK to follow or not (it follows only within the origin and
+    with the method kept: ``mcp.shared._httpx_utils.next_request_within_origin``)."""
+    location = response.headers.get("location")
+    if response.status_code not in (301, 302, 303, 307, 308) or not location:
+        return None
+    keeps_method = response.status_code in (307, 308) or sent.method in ("GET", "HEAD")
+    method = sent.method if keeps_method else "GET"
+    content = sent.read() if keeps_method else b""
+    headers = [(k, v) for k, v in sent.headers.multi_items() if keeps_method or k.lower() not in ("content-length",)]
+    return httpx2.Request(method, urljoin(str(sent.url), location), headers=headers, content=content)
+
+
+def _has_access_token(status: int, body: bytes) -> bool:
+    if status != 200:
+        return False
+    import json
+
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and bool(value.get("access_token"))

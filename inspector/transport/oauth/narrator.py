@@ -1,0 +1,361 @@
+"""What a login tells the timeline: every exchange of the flow (redacted here, where the raw values are), every
+decision (what was decided and why, read off the SDK's context as the flow moves), and a failure as the step that
+failed, what the server said and what to try.
+
+One narrator per request that needed a login; the events carry that request's id.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from inspector.protocol.oauth import (
+    REDACTED,
+    STEP_TITLES,
+    Challenge,
+    Landing,
+    Outcome,
+    Step,
+    redact_body,
+    redact_headers,
+    redact_text,
+    redact_url,
+)
+from inspector.transport.base import AuthEvent, AuthHttp, RequestKey, TransportEvent, decode_wire
+from inspector.transport.http_faults import excerpt, media_type
+
+if TYPE_CHECKING:
+    from mcp.client.auth.oauth2 import OAuthContext
+
+SHOWN_BODY = 64 * 1024
+"""The most of a flow body kept on an exchange (metadata and token answers are far smaller)."""
+
+
+@dataclass(slots=True)
+class Problem:
+    """A step whose answer could not be used, kept so a later, vaguer error can be traced back to it."""
+
+    step: Step
+    message: str
+
+
+@dataclass(slots=True)
+class _Seen:
+    """Which parts of the SDK's context were already told of (by identity), so each decision is told once."""
+
+    prm: object = None
+    metadata: object = None
+    client: object = None
+    tokens: object = None
+    known: tuple[object, ...] = ()
+    """What the context held when the flow began (the stored login): told as such, not as news."""
+
+
+@dataclass(slots=True)
+class Narrator:
+    """Turns one flow's exchanges and the SDK's context into ``AuthEvent``s for ``request_id``."""
+
+    emit: Callable[[TransportEvent], None]
+    clock: Callable[[], float]
+    request_id: RequestKey | None
+    server: str
+    problems: list[Problem] = field(default_factory=list)
+    exchanged: bool = False
+    """Did the flow send anything of its own (so the MCP request that follows is a retry)?"""
+    challenge: Challenge | None = None
+    """What the server's answer asked for (None: the flow runs because a stored token expired)."""
+    _seen: _Seen = field(default_factory=_Seen)
+
+    # ------------------------------------------------------------------------------------------------ events
+    def decision(
+        self,
+        step: Step,
+        outcome: Outcome,
+        what: str,
+        why: str = "",
+        hint: str = "",
+        *,
+        secrets: tuple[str, ...] = (),
+        http: AuthHttp | None = None,
+    ) -> None:
+        self.emit(
+            AuthEvent(
+                step, outcome, what, self.clock(), why, hint, self.request_id, http, tuple(s for s in secrets if s)
+            )
+        )
+
+    def exchange(
+        self,
+        step: Step,
+        request: httpx.Request,
+        response: httpx.Response | None,
+        body: bytes,
+        started: float,
+        *,
+        error: str | None = None,
+        carried: tuple[str, ...] = (),
+    ) -> None:
+        """An exchange of the flow: judged, redacted, and told; the secrets it carried go with it (``carried``: ones
+        the caller found where no field name says so, like the code in a redirect's Location)."""
+        self.exchanged = True
+        status = response.status_code if response is not None else None
+        text = decode_wire(body[:SHOWN_BODY])[0] if response is not None else ""
+        kind = response.headers.get("content-type") if response is not None else None
+        outcome, what, secrets = judge(step, status, text, kind, error)
+        if outcome == "failed":
+            self.problems.append(Problem(step, what))
+        request_text = decode_wire(request.content)[0] if request.content else None
+        http = AuthHttp(
+            method=request.method,
+            url=redact_url(str(request.url)),
+            request_headers=redact_headers(_pairs(request.headers)),
+            request_body=redact_body(request_text, request.headers.get("content-type")) if request_text else None,
+            status=status,
+            response_headers=redact_headers(_pairs(response.headers)) if response is not None else {},
+            response_body=redact_body(text, kind) if text else None,
+            elapsed_ms=round((self.clock() - started) * 1000, 3),
+            error=error,
+        )
+        sent = _form(request_text, request.headers.get("content-type"))
+        secrets += carried + tuple(
+            v for k, v in sent.items() if k in ("code", "code_verifier", "refresh_token", "client_secret")
+        )
+        self.decision(step, outcome, what, secrets=secrets, http=http)
+
+    def retry(self, response: httpx.Response) -> None:
+        """The MCP request sent again once the flow had a token."""
+        status = response.status_code
+        ok = 200 <= status < 300
+        what = f"the request was sent again with the new token: HTTP {status}"
+        self.decision("retry", "ok" if ok else "refused", what)
+
+    def begin(self, context: OAuthContext | None) -> None:
+        """The flow starts: what the context holds now is the stored login's, not this flow's doing."""
+        if context is None:
+            return
+        seen = self._seen
+        seen.tokens = context.current_tokens
+        seen.known = (context.protected_resource_metadata, context.oauth_metadata, context.client_info)
+
+    def _origin(self, value: object) -> str:
+        return " (from the stored login)" if any(value is known for known in self._seen.known) else ""
+
+    def no_metadata(self) -> bool:
+        """Did every place for OAuth metadata answer "not here" (no resource metadata, no authorization server
+        metadata, nothing broken either)? Then the server is not one we can log in to."""
+        metadata: tuple[Step, ...] = ("protected-resource-metadata", "authorization-server-metadata")
+        return not any(self.found(step) for step in metadata) and not any(
+            problem.step in metadata for problem in self.problems
+        )
+
+    def found(self, step: Step) -> bool:
+        """Did this flow end up with a usable answer for a metadata step (after any failed places)?"""
+        if step == "protected-resource-metadata":
+            return self._seen.prm is not None
+        if step == "authorization-server-metadata":
+            return self._seen.metadata is not None
+        return False
+
+    # ------------------------------------------------------------------------------------------------ decisions
+    def follow_context(self, context: OAuthContext, *, settled: bool = False) -> None:
+        """Tell what the SDK decided since the last look: the resource, the issuer, the client. What the stored
+        login brought is told only once it is ``settled`` that the flow uses it (the authorization is next: a
+        401 rediscovers everything, a step-up may not)."""
+        seen = self._seen
+        prm = context.protected_resource_metadata
+        if prm is not None and prm is not seen.prm and (settled or not self._origin(prm)):
+            seen.prm = prm
+            supported = f"; scopes_supported {' '.join(prm.scopes_supported)!r}" if prm.scopes_supported else ""
+            self.decision(
+                "protected-resource-metadata",
+                "ok",
+                f"resource {prm.resource} is this server; authorization server {context.auth_server_url}{supported}"
+                + self._origin(prm),
+                "RFC 9728: the resource named must be the server we talk to (else nothing is sent to its AS)",
+            )
+        metadata = context.oauth_metadata
+        if metadata is not None and metadata is not seen.metadata and (settled or not self._origin(metadata)):
+            seen.metadata = metadata
+            what = describe_metadata(metadata) + self._origin(metadata)
+            self.decision("authorization-server-metadata", "ok", what, _ISSUER_WHY)
+        client = context.client_info
+        if client is not None and client is not seen.client and (settled or not self._origin(client)):
+            seen.client = client
+            method = client.token_endpoint_auth_method or "chosen by the server's offer"
+            cimd = context.client_metadata_url is not None and client.client_id == context.client_metadata_url
+            what = (
+                f"client {client.client_id}: a Client ID Metadata Document, no registration"
+                if cimd
+                else f"client {client.client_id} (token endpoint auth: {method})"
+            )
+            self.decision("registration", "ok", what + self._origin(client), secrets=(client.client_secret or "",))
+
+    def authorization(self, context: OAuthContext) -> None:
+        """Just before the browser is sent: the client (told above when registered) and the scope, with why."""
+        self.follow_context(context, settled=True)
+        scope = context.client_metadata.scope
+        challenge = self.challenge
+        why = scope_why(scope, challenge.scope if challenge else None, context, bool(challenge and challenge.step_up))
+        self.decision("scope", "info", f"scope {scope!r}" if scope else "no scope parameter", why)
+
+    def landed(self, landing: Landing, expected_iss: str | None, iss_advertised: bool) -> None:
+        """The redirect came back: what it carries (the code only as a secret to redact)."""
+        if landing.error:
+            self.decision("callback", "refused", landing.describe(), secrets=(landing.code or "",))
+            return
+        if landing.iss is None:
+            iss = "no iss (the server advertises it: refused)" if iss_advertised else "no iss (not advertised)"
+        elif landing.iss == expected_iss:
+            iss = f"iss {landing.iss} is the issuer asked"
+        else:
+            iss = f"iss {landing.iss} is NOT the issuer asked ({expected_iss})"
+        self.decision(
+            "callback",
+            "info",
+            f"redirect received ({landing.how}): {landing.describe()}; {iss}",
+            "RFC 9207: the iss on the redirect must be the issuer the request went to; the state must be ours",
+            secrets=(landing.code or "",),
+        )
+
+    def tokens(self, context: OAuthContext) -> None:
+        """The token step's verdict (never the values)."""
+        tokens = context.current_tokens
+        if tokens is None or tokens is self._seen.tokens:
+            return
+        self._seen.tokens = tokens
+        expires = f"expires in {tokens.expires_in} s" if tokens.expires_in else "no expiry given"
+        refresh = "a refresh token" if tokens.refresh_token else "no refresh token"
+        self.decision(
+            "token",
+            "ok",
+            f"{tokens.token_type} token, scope {tokens.scope!r}, {expires}, {refresh}",
+            secrets=(tokens.access_token, tokens.refresh_token or ""),
+        )
+
+
+CURRENT: contextvars.ContextVar[Narrator] = contextvars.ContextVar("inspector_oauth_narrator")
+"""The narrator of the request whose flow is running in this task (the SDK's lock serialises flows across
+requests, so the handlers it calls find their request here rather than on a shared object)."""
+
+_ISSUER_WHY = "RFC 8414 §3.3: the metadata's issuer must be the server it was fetched for (else it is not used)"
+
+
+def describe_metadata(metadata: Any) -> str:
+    """The parts of authorization server metadata a login depends on, in one line."""
+    parts = [f"issuer {metadata.issuer}"]
+    registration = metadata.registration_endpoint
+    parts.append(f"registration at {registration}" if registration else "no dynamic registration")
+    if metadata.client_id_metadata_document_supported:
+        parts.append("Client ID Metadata Documents supported")
+    methods = metadata.token_endpoint_auth_methods_supported
+    if methods:
+        parts.append("token endpoint auth " + "/".join(methods))
+    iss = (
+        "iss on redirects advertised"
+        if metadata.authorization_response_iss_parameter_supported
+        else "iss not advertised"
+    )
+    parts.append(iss)
+    return "; ".join(parts)
+
+
+def scope_why(scope: str | None, challenged: str | None, context: OAuthContext, step_up: bool) -> str:
+    """Why this scope was asked for (the MCP scope rules, then the SDK's offline_access rule)."""
+    prm = context.protected_resource_metadata
+    metadata = context.oauth_metadata
+    if step_up:
+        base = f"step-up: the challenge asked for {challenged!r}, added to what was already asked and granted"
+    elif challenged is not None:
+        base = "from the WWW-Authenticate challenge"
+    elif prm is not None and prm.scopes_supported is not None:
+        base = "from the resource's scopes_supported (no scope in the challenge)"
+    elif metadata is not None and metadata.scopes_supported is not None:
+        base = "from the authorization server's scopes_supported (none from the challenge or the resource)"
+    else:
+        base = "neither the challenge nor the metadata name a scope: the parameter is left out"
+    offered = metadata is not None and "offline_access" in (metadata.scopes_supported or [])
+    if scope and "offline_access" in scope.split():
+        base += "; offline_access added: the authorization server offers it (for a refresh token)"
+    elif not offered:
+        base += "; no offline_access: the authorization server does not offer it"
+    return base
+
+
+def judge(
+    step: Step, status: int | None, text: str, content_type: str | None, error: str | None
+) -> tuple[Outcome, str, tuple[str, ...]]:
+    """An exchange's verdict: (outcome, what happened, secrets in the answer)."""
+    if status is None:
+        return "failed", f"no answer: {error}", ()
+    parsed = _json(text)
+    kind = media_type(content_type) or "no content type"
+    if step in ("protected-resource-metadata", "authorization-server-metadata"):
+        if status == 200 and isinstance(parsed, dict):
+            return "ok", "found", ()
+        if status == 200:
+            return "failed", f"HTTP 200 but not JSON ({kind}): {excerpt(text, 120)}", ()
+        if 300 <= status < 500:
+            return "info", f"HTTP {status}: not here, trying the next place", ()
+        return "failed", f"HTTP {status}: {excerpt(text, 120)}", ()
+    if step == "authorization":
+        return "info", f"HTTP {status}", ()
+    secrets = _secret_values(parsed)
+    if status in (200, 201) and isinstance(parsed, dict):
+        if step in ("token", "refresh") and not parsed.get("access_token"):
+            return "failed", "the answer has no access_token", secrets
+        return "ok", f"HTTP {status}", secrets
+    said = redact_text(excerpt(text, 200)) if text else "(empty body)"
+    if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
+        said = f"error {parsed['error']!r}" + (
+            f": {parsed['error_description']!r}" if isinstance(parsed.get("error_description"), str) else ""
+        )
+    return "failed", f"HTTP {status}: {said}", secrets
+
+
+def step_of(method: str, url: httpx.URL, content_type: str | None, body: bytes, resource_metadata: str | None) -> Step:
+    """Which step a request of the SDK's flow is (the SDK does not say; its order and shape do)."""
+    if method == "GET":
+        if "/.well-known/oauth-protected-resource" in url.path or str(url) == resource_metadata:
+            return "protected-resource-metadata"
+        return "authorization-server-metadata"
+    if media_type(content_type) == "application/json":
+        return "registration"
+    grant = _form(decode_wire(body)[0], content_type).get("grant_type")
+    return "refresh" if grant == "refresh_token" else "token"
+
+
+def fault_title(step: Step) -> str:
+    return STEP_TITLES[step]
+
+
+def _secret_values(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, dict):
+        return ()
+    names = ("access_token", "refresh_token", "id_token", "client_secret", "registration_access_token")
+    return tuple(str(value[k]) for k in names if isinstance(value.get(k), str) and value[k] != REDACTED)
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _form(text: str | None, content_type: str | None) -> dict[str, str]:
+    if not text or media_type(content_type) != "application/x-www-form-urlencoded":
+        return {}
+    from urllib.parse import parse_qsl
+
+    return dict(parse_qsl(text, keep_blank_values=True))
+
+
+def _pairs(headers: httpx.Headers) -> list[tuple[str, str]]:
+    encoding = headers.encoding
+    return [(name.decode(encoding), value.decode(encoding, errors="replace")) for name, value in headers.raw]

@@ -1,0 +1,112 @@
+"""The SDK's ``TokenStorage`` over our credential store, staged: nothing is written until a login has its tokens.
+
+The SDK stores a new client registration as soon as the registration answers, before the person has authorized;
+a login that then fails would leave a registration behind. Here a registration waits in memory and is written
+with the tokens, in one save, together with what the SDK keeps only in memory (the token's expiry and the
+discovered metadata: without them a later process would think an expired token valid, and refresh at a guessed
+endpoint).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+
+from inspector.protocol.oauth_record import LoginRecord, Registration
+
+if TYPE_CHECKING:
+    from mcp.client.auth.oauth2 import OAuthContext
+
+    from inspector.transport.oauth.config import Credentials, CredentialStore
+
+
+class StagedStorage:
+    """One server's login as the SDK reads and writes it (``mcp.client.auth.TokenStorage``)."""
+
+    def __init__(
+        self, store: CredentialStore, server: str, credentials: Credentials, record: LoginRecord | None
+    ) -> None:
+        self.store = store
+        self.server = server
+        self.credentials = credentials
+        self.record = record
+        """The login as stored (read once by the driver)."""
+        self.forget_stored_client = False
+        """Set when the stored registration cannot be used (its callback port is taken): register again."""
+        self._staged: OAuthClientInformationFull | None = None
+        self.context: OAuthContext | None = None
+        """The provider's context, for what the SDK does not hand to ``set_tokens`` (expiry, metadata)."""
+
+    async def get_tokens(self) -> OAuthToken | None:
+        tokens = self.record.tokens if self.record is not None else None
+        return OAuthToken.model_validate(tokens) if tokens else None
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        if self._staged is not None:
+            return self._staged
+        given = self.credentials
+        if given.client_id and (self.record is None or self.record.client_id != given.client_id):
+            # a pre-registered client named on the command line wins over whatever was stored
+            return OAuthClientInformationFull(
+                client_id=given.client_id,
+                client_secret=given.client_secret,
+                redirect_uris=None,
+                issuer=given.issuer,
+            )
+        if self.record is not None and self.record.client and not self.forget_stored_client:
+            return OAuthClientInformationFull.model_validate(self.record.client)
+        return None
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self._staged = client_info  # written with the tokens, or never
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        client = await self.get_client_info()
+        context = self.context
+        if client is None and context is not None:
+            client = context.client_info
+        expiry = context.token_expiry_time if context is not None else None
+        if expiry is None and tokens.expires_in:
+            expiry = time.time() + tokens.expires_in
+        metadata = context.oauth_metadata if context is not None else None
+        prm = context.protected_resource_metadata if context is not None else None
+        record = LoginRecord(
+            server=self.server,
+            issuer=(context.auth_server_url if context is not None else None)
+            or (client.issuer if client is not None else None)
+            or (str(metadata.issuer) if metadata is not None else None),
+            registration=self._registration(client),
+            client=client.model_dump(mode="json", exclude_none=True) if client is not None else {},
+            tokens=tokens.model_dump(mode="json", exclude_none=True),
+            expires_at=expiry,
+            as_metadata=metadata.model_dump(mode="json", exclude_none=True) if metadata is not None else None,
+            prm=prm.model_dump(mode="json", exclude_none=True) if prm is not None else None,
+            auth_server_url=context.auth_server_url if context is not None else None,
+            saved_at=time.time(),
+        )
+        self.store.save(record)
+        self.record = record
+        self._staged = None
+
+    def drop_tokens(self) -> None:
+        """The authorization server refused the refresh token: keep the registration, forget the tokens."""
+        if self.record is not None and self.record.tokens is not None:
+            self.record = self.record.without_tokens()
+            self.store.save(self.record)
+
+    def discard_staged(self) -> None:
+        """A login failed: the registration it made is forgotten with it."""
+        self._staged = None
+
+    def _registration(self, client: OAuthClientInformationFull | None) -> Registration:
+        if client is None:
+            return "dynamic"
+        if self.credentials.client_metadata_url and client.client_id == self.credentials.client_metadata_url:
+            return "cimd"
+        if self.credentials.client_id and client.client_id == self.credentials.client_id:
+            return "pre-registered"
+        if self.record is not None and self.record.client_id == client.client_id:
+            return self.record.registration
+        return "dynamic"

@@ -18,7 +18,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Palette, Row, build_rows, render_row
+from inspector.ui.widgets.timeline_rows import (
+    STYLE_NAMES,
+    CallFilter,
+    Columns,
+    Palette,
+    Row,
+    build_rows,
+    render_row,
+)
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -47,7 +55,7 @@ class TimelineView(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"timeline--{name}" for name in STYLE_NAMES} | {"timeline--cursor"}
 
     DEFAULT_CSS = """
-    TimelineView { background: $surface; }
+    TimelineView { background: $surface; scrollbar-gutter: stable; }
     TimelineView > .timeline--request { color: $timeline-request; }
     TimelineView > .timeline--response { color: $timeline-response; }
     TimelineView > .timeline--error { color: $timeline-error; }
@@ -86,6 +94,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.follows: dict[int, int] = {}
         """Resent call -> the call it resent: shown right above it, marked ``↻ #N``."""
         self.rows: list[Row] = []
+        self.columns = Columns()
+        """The widths of the right-hand columns, from the calls shown (see ``Columns``)."""
         self._index: dict[Row, int] = {}
         self._dirty = True
         self._rebuild_scheduled = False
@@ -136,7 +146,10 @@ class TimelineView(ScrollView, can_focus=True):
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
         self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows)
         self._index = {row: i for i, row in enumerate(self.rows)}
+        shown = (self.timeline.call(row.call) for row in self.rows if row.round == 0 and row.line == 0)
+        self.columns = Columns.of(call for call in shown if call is not None)
         self._dirty = False
+        self._generation += 1  # a fold or a filter changes rows without a model change: no cached line is kept
         self.virtual_size = Size(self.size.width, len(self.rows))
         at_top = self.cursor == 0
         if current is not None and current in self._index and not at_top:
@@ -285,7 +298,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows)
+        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows, self.columns)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

@@ -23,6 +23,7 @@ from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
+from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.modals.url_check import open_in_browser
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ class InteractiveAnswers:
             if not future.done():
                 future.set_result(result)
 
-        await self.app.push_screen(modal, settle)
+        await open_dialog(self.app, modal, settle)
         try:
             result = await future
         except asyncio.CancelledError:

@@ -326,7 +326,7 @@ async def test_resend_with_edited_arguments_sits_next_to_the_old_call_with_a_dif
         await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen))
         composer = app.screen.query_one(Composer)
         assert composer.arguments() == ({"a": 2, "b": 40}, {})  # pre-filled with exactly what was sent
-        assert "resend #6" in str(app.screen.query_one("#compose-box").border_title)
+        assert "resend #6" in str(app.screen.query_one(".dialog").border_title)
         composer.post_message(Composer.Submitted("add", {"a": 3, "b": 40}))
         new = old + 1
         await wait_for(pilot, lambda: len(screen.timeline.calls) == new)

@@ -146,7 +146,7 @@ async def test_server_text_is_shown_literally() -> None:
     app = elicitation(schema)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
-        message = app.screen.query_one(".answer-message", Static)
+        message = app.screen.query_one(".answer-message-text", Static)
         assert isinstance(message.content, Text)
         assert message.content.plain == "Pick a room [bold red]boom[/] ␛[2J"
         assert message.content.spans == []

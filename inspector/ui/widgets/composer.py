@@ -11,22 +11,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path, form_spec, prompt_spec
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe, safe_line
 from inspector.ui.widgets.form_check import schema_errors
-from inspector.ui.widgets.form_groups import FormView
+from inspector.ui.widgets.form_groups import FormView, is_simple
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from textual.app import ComposeResult
 
-ComposerKind = Literal["tool", "prompt"]
+ComposerKind = Literal["tool", "prompt", "resource"]
+METHODS: dict[ComposerKind, str] = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
+"""The request each kind of composer makes."""
+BUTTONS: dict[ComposerKind, str] = {"tool": "Call", "prompt": "Get prompt", "resource": "Read"}
 
 
 class Composer(Vertical):
@@ -36,21 +40,18 @@ class Composer(Vertical):
     Composer { height: 1fr; padding: 0 1; }
     Composer > .composer-header { height: auto; }
     Composer > .composer-description { color: $text-muted; height: auto; max-height: 6; margin-bottom: 1; }
+    Composer > .composer-preview { height: auto; margin-bottom: 1; }
     Composer > .composer-body { height: 1fr; }
     Composer > .composer-footer { height: 1; dock: bottom; }
     Composer > .composer-footer > Button { width: auto; min-width: 8; }
+    Composer > .composer-footer > .composer-keys { width: auto; color: $text-muted; padding-left: 2; }
     Composer > .composer-footer > .composer-status { width: 1fr; color: $error; padding-left: 2; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "ctrl+enter,ctrl+j",
-            "submit",
-            "Call",
-            id="composer.call",
-            tooltip="Send the call with the arguments the form shows (checked against the schema first)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "composer",
+        Key("ctrl+enter,ctrl+j", "submit", "send", "Send the call with the arguments the form shows (checked first)"),
+    )
 
     class Submitted(Message):
         """The user asked to run the call; ``arguments`` are exactly what the form shows."""
@@ -98,16 +99,21 @@ class Composer(Vertical):
         description = self.tool.get("description")
         if isinstance(description, str) and description:
             yield Static(safe(description), classes="composer-description")
+        if self.kind == "resource":
+            yield Static("", classes="composer-preview")  # the URI read, written by the screen as you type
         with VerticalScroll(classes="composer-body"):
             yield FormView(self.spec, self._check, initial=self.initial, id="composer-form")
         with Horizontal(classes="composer-footer"):
-            label = "Get prompt" if self.kind == "prompt" else "Call"
-            yield Button(label, variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)")
+            yield Button(
+                BUTTONS[self.kind], variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)"
+            )
+            how = "⏎ in the last field or " if is_simple(self.spec) else ""
+            yield Static(f"{how}ctrl+enter sends · tab next field", classes="composer-keys")
             yield Static("", classes="composer-status")
 
     def _header(self) -> Text:
         header = Text()
-        header.append("prompts/get " if self.kind == "prompt" else "tools/call ", style="dim")
+        header.append(f"{METHODS[self.kind]} ", style="dim")
         header.append_text(safe_line(self.name_, "bold"))
         title = self.tool.get("title")
         if isinstance(title, str) and title and title != self.name_:
@@ -148,3 +154,7 @@ class Composer(Vertical):
         if event.button.id == "composer-call":
             event.stop()
             self.action_submit()
+
+    def on_form_view_submitted(self, event: FormView.Submitted) -> None:
+        event.stop()
+        self.action_submit()

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.segment import Segment
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import clean
 from inspector.ui.widgets.document import Document
 
@@ -45,9 +46,12 @@ def highlight_json(line: str, styles: dict[str, Style]) -> Text:
 class DetailView(ScrollView, can_focus=True):
     """Shows one Document; ``x`` unfolds large sections (the screen rebuilds the document unfolded)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("x", "unfold", "unfold", id="detail.unfold", tooltip="Show a folded (large) section in full"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "detail", Key("x", "unfold", "unfold", "Show a folded (large) section in full")
+    )
+
+    KEYS_WHERE: ClassVar[str] = "detail pane"
+    """What the help screen names as where these keys work."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"detail--{k}" for k in KINDS} | {f"json--{k}" for k in JSON_PARTS}
 
@@ -84,11 +88,17 @@ class DetailView(ScrollView, can_focus=True):
         if not keep_scroll:
             self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
+        self.refresh_bindings()
 
     @property
     def plain_lines(self) -> list[str]:
         """The document's text, line by line (for tests)."""
         return [text for _, text in self.document.lines]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "unfold":
+            return self.document.folded  # nothing folded: the key would do nothing
+        return True
 
     def action_unfold(self) -> None:
         if self.document.folded:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -18,6 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
+from inspector.ui.keys import Key, bindings
 from inspector.ui.widgets.timeline_rows import (
     STYLE_NAMES,
     CallFilter,
@@ -38,19 +39,21 @@ if TYPE_CHECKING:
 class TimelineView(ScrollView, can_focus=True):
     """Calls, newest first; ``space`` folds a call into or out of its rounds."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "space", "toggle_fold", "fold", id="timeline.fold", tooltip="Unfold the call into its rounds, or fold it"
-        ),
-        Binding("up", "cursor(-1)", "up", show=False, id="timeline.up", tooltip="Previous row"),
-        Binding("down", "cursor(1)", "down", show=False, id="timeline.down", tooltip="Next row"),
-        Binding("pageup", "page(-1)", "page up", show=False, id="timeline.pageup", tooltip="One page up"),
-        Binding("pagedown", "page(1)", "page down", show=False, id="timeline.pagedown", tooltip="One page down"),
-        Binding("home", "jump(0)", "newest", show=False, id="timeline.home", tooltip="Newest call"),
-        Binding("end", "jump(-1)", "oldest", show=False, id="timeline.end", tooltip="Oldest call"),
-        Binding("right", "fold(True)", "unfold", show=False, id="timeline.unfold", tooltip="Unfold the call"),
-        Binding("left", "fold(False)", "fold", show=False, id="timeline.collapse", tooltip="Fold the call"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "timeline",
+        Key("space", "toggle_fold", "fold", "Unfold the call into its rounds, or fold it"),
+        Key("up", "cursor(-1)", "up", "Previous row", show=False),
+        Key("down", "cursor(1)", "down", "Next row", show=False),
+        Key("pageup", "page(-1)", "page up", "One page up", show=False),
+        Key("pagedown", "page(1)", "page down", "One page down", show=False),
+        Key("home", "jump(0)", "newest", "Newest call", show=False),
+        Key("end", "jump(-1)", "oldest", "Oldest call", show=False),
+        Key("right", "fold(True)", "unfold", "Unfold the call", show=False),
+        Key("left", "fold(False)", "fold", "Fold the call", show=False),
+    )
+
+    KEYS_WHERE: ClassVar[str] = "timeline"
+    """What the help screen names as where these keys work."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"timeline--{name}" for name in STYLE_NAMES} | {"timeline--cursor"}
 

@@ -69,7 +69,10 @@ def wants_tab(widget: Any) -> bool:
 
 
 def _name(action: str) -> str:
-    return re.sub(r"[^a-z0-9_]+", "-", action.lower()).strip("-")
+    """``show('curl')`` -> ``show-curl``, ``cursor(-1)`` -> ``cursor--1`` (distinct from ``cursor(1)``)."""
+    name, _, arguments = action.partition("(")
+    arguments = re.sub(r"[^a-z0-9_-]+", "", arguments.lower())
+    return f"{name}-{arguments}" if arguments else name
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,13 +14,11 @@ from textual.widgets import Input
 
 from inspector.ui.keys import Key, bindings
 
+LEAVE = Key("escape", "leave", "leave box", "Leave the box; what you typed keeps filtering")
+
 
 class QueryBox(Input):
     """A query box; posts ``Left`` when escape leaves it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = bindings(
-        "query", Key("escape", "leave", "leave box", "Leave the box; what you typed keeps filtering")
-    )
 
     class Left(Message):
         """The person left the box with escape; ``box`` says which."""
@@ -41,6 +39,7 @@ class QueryBox(Input):
 class SearchBox(QueryBox):
     """The catalog's search: the list shows the matching items, best match first."""
 
+    BINDINGS: ClassVar[list[BindingType]] = bindings("search", LEAVE)
     KEYS_WHERE: ClassVar[str] = "catalog search"
     """What the help screen names as where these keys work."""
 
@@ -48,5 +47,6 @@ class SearchBox(QueryBox):
 class FilterBox(QueryBox):
     """The timeline's filter: only the matching calls are shown."""
 
+    BINDINGS: ClassVar[list[BindingType]] = bindings("filter", LEAVE)
     KEYS_WHERE: ClassVar[str] = "timeline filter"
     """What the help screen names as where these keys work."""

@@ -146,7 +146,9 @@ async def run_operation(
     else:
         console = Console(highlight=False)
         call = session.call(outcome.call_index)
-        print_timeline(console, session.timeline, calls=None if show_all_calls else [call])
+        # The error line below says why the call did not complete, with what to try: the block leaves it out.
+        said = outcome.detail if outcome.status != "complete" else ""
+        print_timeline(console, session.timeline, calls=None if show_all_calls else [call], leave_out=said)
         if outcome.status != "complete" and outcome.detail:
             say_error(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor

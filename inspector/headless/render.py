@@ -51,10 +51,11 @@ def duration(ms: float | None) -> str:
 
 
 def waited(sources: list[str], ms: float | None) -> str | None:
-    """The wait for answers, named by who gave them (``you 9.7 s``); None when nothing was asked."""
-    if ms is None:
+    """The wait for answers, named by who gave them (``you 9.7 s``); None when nothing was asked, or nothing
+    answered (a question left unanswered is said by the call's status, not as someone's time)."""
+    if ms is None or not sources:
         return None
-    return f"{' + '.join(one_line(source, 20) for source in sources) or 'answers'} {duration(ms)}"
+    return f"{' + '.join(one_line(source, 20) for source in sources)} {duration(ms)}"
 
 
 def call_times(call: Call) -> str:
@@ -171,13 +172,14 @@ def finding_line(found: Finding, indent: str = "  ") -> Text:
     style = {"error": "red", "warning": "yellow", "info": "cyan"}[found.severity]
     text = Text(indent)
     text.append(f"{mark} {found.code}: ", style=style)
-    text.append(one_line(found.message, 160))
+    text.append(one_line(found.message, None))
     return text
 
 
-def call_block(call: Call, timeline: Timeline | None = None) -> RenderableType:
+def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = "") -> RenderableType:
     """A call: its header line (the server's time and the wait for answers apart), its rounds, its findings and
-    the gist of its result; ``timeline`` tells which round includes the server's start-up."""
+    the gist of its result; ``timeline`` tells which round includes the server's start-up. ``leave_out``: what
+    the caller says itself after the block (its ``error:`` line), left out of the block so it is said once."""
     head = Text(f"#{call.index} ", style="bold")
     head.append(call.method, style="bold")
     if call.name:
@@ -192,8 +194,9 @@ def call_block(call: Call, timeline: Timeline | None = None) -> RenderableType:
     for i, round_ in enumerate(rounds):
         note = STARTUP if timeline is not None and includes_startup(timeline, call, round_) else ""
         lines.extend(round_lines(round_, i == len(rounds) - 1, servers[i], waits[i], note))
-    lines.extend(finding_line(f) for f in call.findings)
-    if call.status_detail and call.status != "complete":
+    lines.extend(finding_line(f) for f in call.findings if not (leave_out and f.message == leave_out))
+    said = {f.message for f in call.findings} | {leave_out}
+    if call.status_detail and call.status != "complete" and call.status_detail not in said:
         lines.append(Text("  " + clean(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
     gist = result_gist(call.result)
     if gist is not None:
@@ -221,11 +224,13 @@ def result_gist(result: dict[str, Any] | None) -> Text | None:
     return Text("  ⇒ " + one_line(" | ".join(texts), 300), style="bold")
 
 
-def print_timeline(console: Console, timeline: Timeline, *, calls: list[Call] | None = None) -> None:
-    """Print the session header and the given calls (all by default)."""
+def print_timeline(
+    console: Console, timeline: Timeline, *, calls: list[Call] | None = None, leave_out: str = ""
+) -> None:
+    """Print the session header and the given calls (all by default); ``leave_out`` (see ``call_block``)."""
     console.print(header(timeline))
     for call in calls if calls is not None else timeline.calls:
-        console.print(call_block(call, timeline))
+        console.print(call_block(call, timeline, leave_out))
     stray = [f for f in timeline.findings if f.call_index is None and f.code != "era"]
     for found in stray:
         console.print(finding_line(found, ""))

@@ -106,7 +106,24 @@ class InspectorApp(App[None]):
     # ------------------------------------------------------------------------------------------------ setup
     def _interactive_answers(self) -> AnswerSource:
         # The roots callable returns the app's own list, so what the roots modal edits is what later calls use.
-        return InteractiveAnswers(self, lambda: self.roots, lambda: self.stub_sampling, server_host=self.server_host)
+        return InteractiveAnswers(
+            self,
+            lambda: self.roots,
+            lambda: self.stub_sampling,
+            server_host=self.server_host,
+            questions_left=self.questions_left,
+        )
+
+    def questions_left(self) -> int:
+        """How many input requests of the round being answered have no answer yet (0: none is being answered)."""
+        for screen in reversed(self.screen_stack):
+            if not isinstance(screen, MainScreen):
+                continue
+            for call in reversed(screen.timeline.calls[-8:]):
+                last = call.rounds[-1] if call.in_flight and call.rounds else None
+                if last is not None and last.kind == "request" and last.input_requests:
+                    return len(last.input_requests) - len(last.answers)
+        return 0
 
     def server_host(self) -> str | None:
         """The host of the HTTP server in use (URL-mode elicitation warns about a different domain), else None."""

@@ -19,7 +19,10 @@ from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import ComposeResult
+    from textual.await_complete import AwaitComplete
 
 ResultT = TypeVar("ResultT")
 
@@ -57,7 +60,8 @@ class AnswerModal(Dialog[ResultT]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "answer",
-        Key("escape", "cancel_call", "stop the call", "Stop the whole call: no answer is sent to the server"),
+        # Not a priority key: escape closes an open choice list first.
+        Key("escape", "cancel_call", "stop the call", "Stop the whole call: no answer is sent"),
     )
 
     KIND: ClassVar[str] = "Input requested"
@@ -68,6 +72,14 @@ class AnswerModal(Dialog[ResultT]):
         self.method = method
         self.call = call
         self.key = key
+        self.on_answer: Callable[[], None] | None = None
+        """Called the moment an answer is given, before the dialog closes (the keys typed next may be for the next
+        question of the round, whose dialog opens at once)."""
+
+    def dismiss(self, result: ResultT | None = None) -> AwaitComplete:
+        if result is not None and self.on_answer is not None:
+            self.on_answer()
+        return super().dismiss(result)
 
     def box_title(self) -> str:
         return self.KIND

@@ -17,9 +17,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from inspector.answers.base import InputResponse
-from inspector.answers.validation import FORM_LEVEL, field_errors
 from inspector.protocol.methods import ELICITATION
 from inspector.protocol.schema_form import MISSING, Path, elicitation_spec, unsupported_reason
+from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.safe_text import safe
@@ -39,9 +39,9 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "elicitation",
-        Key("ctrl+enter,ctrl+j", "accept", "accept", "Send the form's content (checked against requestedSchema first)"),
-        Key("ctrl+r", "decline", "decline", 'Answer {"action": "decline"}: the server hears that you said no'),
-        Key("ctrl+g", "cancel", "cancel (answer)", 'Answer {"action": "cancel"}: dismissed without a choice'),
+        Key("ctrl+enter,ctrl+j", "accept", "accept", "Send the form's content (checked first)", priority=True),
+        Key("ctrl+r", "decline", "decline", 'Answer {"action": "decline"}: you said no', priority=True),
+        Key("ctrl+g", "cancel", "cancel (answer)", 'Answer {"action": "cancel"}: no choice made', priority=True),
     )
 
     def __init__(self, params: Mapping[str, Any], *, call: str | None = None, key: str | None = None) -> None:
@@ -79,7 +79,8 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
 
     def on_form_view_submitted(self, event: FormView.Submitted) -> None:
         event.stop()
-        self.action_accept()
+        with released(event.hold):
+            self.action_accept()
 
     @property
     def form(self) -> FormView:
@@ -89,13 +90,9 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
     def _check(self, content: Any) -> dict[Path, str]:
         if not isinstance(content, dict):
             return {(): "the content must be a JSON object"}
-        if self.unsupported is not None:
-            # Not a schema the spec allows: it may hold a remote $ref, so it is checked without fetching anything.
-            return schema_errors(self.schema, content)
-        return {
-            (() if name == FORM_LEVEL else (name,)): message
-            for name, message in field_errors(self.schema, content).items()
-        }
+        # The same check as the answer's before it is sent (the same format checker, nothing fetched for a $ref),
+        # each error worded for a person and put under its field.
+        return schema_errors(self.schema, content)
 
     def action_accept(self) -> None:
         """Send the content if it passes the schema; otherwise show the errors and send nothing."""

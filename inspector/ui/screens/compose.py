@@ -16,6 +16,7 @@ from textual.binding import BindingType
 from textual.widgets import Input, Static
 
 from inspector.protocol.schema_form import MISSING
+from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe_line
@@ -117,10 +118,11 @@ class ComposeScreen(Dialog[ComposeResultValue | None]):
     @on(Composer.Submitted)
     def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
-        if self.kind == "templates":
-            self.dismiss((template_uri(self.template, event.arguments), {}))
-        else:
-            self.dismiss((event.tool_name, event.arguments))
+        with released(event.hold):
+            if self.kind == "templates":
+                self.dismiss((template_uri(self.template, event.arguments), {}))
+            else:
+                self.dismiss((event.tool_name, event.arguments))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

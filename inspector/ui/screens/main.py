@@ -30,6 +30,7 @@ from inspector.ui.bridge import (
     SessionWasChanged,
     TimelineBridge,
 )
+from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.modals.dialog import open_dialog
@@ -238,7 +239,11 @@ class MainScreen(Screen[None]):
         self._resend_of = resend_of
         if resend_of is None:
             self.timeline_view.cursor = 0
-        await self.live.call(kind, name, arguments, answers)
+        try:
+            await self.live.call(kind, name, arguments, answers)
+        finally:
+            if isinstance(self.answers, InteractiveAnswers):
+                self.answers.release_between()  # the call ended before asking the question the keys waited for
 
     async def close_session(self) -> None:
         """Stop listening and close the session (bounded)."""

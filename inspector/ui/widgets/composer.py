@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path, form_spec, prompt_spec
+from inspector.ui.key_hold import hold_keys, released
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe, safe_line
 from inspector.ui.widgets.form_check import schema_errors
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from textual.app import ComposeResult
+
+    from inspector.ui.key_hold import Hold
 
 ComposerKind = Literal["tool", "prompt", "resource"]
 METHODS: dict[ComposerKind, str] = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
@@ -50,14 +53,24 @@ class Composer(Vertical):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "composer",
-        Key("ctrl+enter,ctrl+j", "submit", "send", "Send the call with the arguments the form shows (checked first)"),
+        Key(
+            "ctrl+enter,ctrl+j",
+            "submit",
+            "send",
+            "Send the call with the arguments shown (checked first)",
+            priority=True,
+        ),
     )
 
     class Submitted(Message):
         """The user asked to run the call; ``arguments`` are exactly what the form shows."""
 
-        def __init__(self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool") -> None:
+        def __init__(
+            self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool", hold: Hold | None = None
+        ) -> None:
             super().__init__()
+            self.hold = hold
+            """The keys typed after sending, held until the composer is closed (they are for the screen behind)."""
             self.tool_name = tool_name
             """The tool's name (the prompt's name when ``kind`` is "prompt")."""
             self.arguments = arguments
@@ -148,7 +161,7 @@ class Composer(Vertical):
             status.update(f"{count} field{'s' if count != 1 else ''} to fix before sending")
             return
         status.update("")
-        self.post_message(self.Submitted(self.name_, arguments, self.kind))
+        self.post_message(self.Submitted(self.name_, arguments, self.kind, hold_keys(self.app)))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "composer-call":
@@ -157,4 +170,5 @@ class Composer(Vertical):
 
     def on_form_view_submitted(self, event: FormView.Submitted) -> None:
         event.stop()
-        self.action_submit()
+        with released(event.hold):
+            self.action_submit()

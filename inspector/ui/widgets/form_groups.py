@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from inspector.protocol.form_values import matches_kind
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path
+from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import schema_errors, sub_schema
@@ -23,6 +24,8 @@ from inspector.ui.widgets.form_fields import LEAF_WIDGETS, Collected, FieldWidge
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+
+    from inspector.ui.key_hold import Hold
 
 Checker = Callable[[Any], dict[Path, str]]
 """Validates a collected value; returns the error at each failing path."""
@@ -195,6 +198,11 @@ class FormView(Vertical):
     class Submitted(Message):
         """Enter in the last field of a simple form: the dialog sends it (checked first, as with its own key)."""
 
+        def __init__(self, hold: Hold | None) -> None:
+            super().__init__()
+            self.hold = hold
+            """The keys typed after Enter, held until the dialog has sent (or shown what to fix)."""
+
     DEFAULT_CSS = """
     FormView { height: auto; }
     FormView.-hide-names .field-name { display: none; }
@@ -276,7 +284,7 @@ class FormView(Vertical):
         """Enter in a text field, at once (a priority key: the keys typed next go to the field it moves to)."""
         fields = [widget for widget in self.query(FIELD_CONTROLS) if widget.focusable]
         if is_simple(self.spec) and fields and self.screen.focused is fields[-1]:
-            self.post_message(self.Submitted())
+            self.post_message(self.Submitted(hold_keys(self.app)))
         else:
             self.screen.focus_next()
 

@@ -27,6 +27,23 @@ from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, 
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
 
+def _flags_without_a_type() -> None:
+    """Typer writes ``<bool>`` after every plain flag in ``--help`` (``--json <bool>``), as if it took a value.
+    A flag's help line names no type: a process-wide patch to typer's help, so it is made here, in the composition
+    root, once, by the module every command with flags imports."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_without_a_type()
+
+
 class Group(Enum):
     """Which shared options a command takes."""
 

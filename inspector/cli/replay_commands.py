@@ -165,7 +165,7 @@ def replay(
             "era": timeline.era.era if timeline.era else None,
             "protocolVersion": timeline.era.version if timeline.era else None,
             "server": timeline.server_info,
-            "calls": [call_json(c) for c in timeline.calls],
+            "calls": [call_json(c, timeline) for c in timeline.calls],
             "findings": [finding_json(f) for f in timeline.findings],
         }
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")

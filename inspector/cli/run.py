@@ -154,7 +154,10 @@ async def run_operation(
         console = Console(highlight=False)
         call = session.call(outcome.call_index)
         logins = [c for c in session.timeline.calls if c.auth and c is not call]  # a login while connecting
-        print_timeline(console, session.timeline, calls=None if show_all_calls else [*logins, call])
+        # The error line below says why the call did not complete, with what to try: the block leaves it out.
+        said = outcome.detail if outcome.status != "complete" else ""
+        shown = None if show_all_calls else [*logins, call]
+        print_timeline(console, session.timeline, calls=shown, leave_out=said)
         if outcome.status != "complete" and outcome.detail:
             say_error(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor

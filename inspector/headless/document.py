@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.headless.auth_render import auth_json
+from inspector.headless.render import includes_startup
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.listen_span import ListenSpan
 from inspector.session.outcome import Outcome
@@ -24,18 +25,31 @@ def finding_json(found: Finding) -> JsonObject:
     return out
 
 
-def round_json(round_: Round) -> JsonObject:
-    """One round: id, resultType, input request keys, requestState facts, latency, answers."""
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def round_json(
+    round_: Round, server_ms: float | None = None, wait_ms: float | None = None, *, startup: bool = False
+) -> JsonObject:
+    """One round: id, resultType, input request keys, requestState facts, times, answers. ``ms`` is the round's
+    latency on the wire; ``serverMs`` the server's part of it (``server_ms``: less the legacy server requests
+    answered meanwhile) and ``waitMs`` the wait for this round's answers (see ``Call.round_server_ms`` and
+    ``Call.round_wait_ms``); ``includesStartup`` marks the first request over stdio."""
     out: JsonObject = {
         "kind": round_.kind,
         "id": round_.request_id,
         "method": round_.method,
         "resultType": round_.result_type,
         "inputRequests": list(round_.input_requests) if round_.kind == "request" else [],
-        "ms": None if round_.latency_ms is None else round(round_.latency_ms, 3),
+        "ms": _ms(round_.latency_ms),
+        "serverMs": _ms(server_ms),
+        "waitMs": _ms(wait_ms),
     }
     if round_.instance is not None:
         out["instance"] = round_.instance
+    if startup:
+        out["includesStartup"] = True
     if round_.request_state is not None:
         out["requestState"] = {
             "length": round_.request_state.length,
@@ -97,7 +111,27 @@ def listen_json(span: ListenSpan) -> JsonObject:
     }
 
 
-def call_json(call: Call) -> JsonObject:
+def call_times_json(call: Call) -> JsonObject:
+    """A call's times: ``ms`` from its first request to its end, ``serverMs`` the server's part (the sum of its
+    rounds'), ``waitMs`` the wait for answers and ``answeredBy`` who gave them."""
+    return {
+        "ms": _ms(call.total_ms),
+        "serverMs": _ms(call.server_ms),
+        "waitMs": _ms(call.wait_ms),
+        "answeredBy": call.answer_sources,
+    }
+
+
+def rounds_json(call: Call, timeline: Timeline | None = None) -> list[JsonObject]:
+    """Each round of ``call`` with its times; ``timeline`` tells which round includes the server's start-up."""
+    servers, waits = call.round_server_ms, call.round_wait_ms
+    return [
+        round_json(r, servers[i], waits[i], startup=timeline is not None and includes_startup(timeline, call, r))
+        for i, r in enumerate(call.rounds)
+    ]
+
+
+def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
     """A call and its rounds."""
     return {
         "call": call.index,
@@ -105,8 +139,8 @@ def call_json(call: Call) -> JsonObject:
         "name": call.name,
         "status": call.status,
         "detail": call.status_detail or None,
-        "ms": None if call.total_ms is None else round(call.total_ms, 3),
-        "rounds": [round_json(r) for r in call.rounds],
+        **call_times_json(call),
+        "rounds": rounds_json(call, timeline),
         "findings": [finding_json(f) for f in call.all_findings()],
         "task": task_json(call.task) if call.task is not None else None,
         "listen": listen_json(call.listen) if call.listen is not None else None,
@@ -130,7 +164,8 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "eraWhy": era.why if era else None,
         "server": timeline.server_info,
         "transport": timeline.transport,
-        "rounds": [round_json(r) for r in call.rounds] if call is not None else [],
+        **(call_times_json(call) if call is not None else {}),
+        "rounds": rounds_json(call, timeline) if call is not None else [],
         "task": task_json(call.task) if call is not None and call.task is not None else None,
         "listen": listen_json(call.listen) if call is not None and call.listen is not None else None,
         "session": [round_json(r) for r in timeline.session],

@@ -7,7 +7,8 @@ Server text goes through ``sanitize.clean`` and into ``Text`` objects, never mar
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -35,9 +36,68 @@ STATUS_STYLE = {
 RESULT_STYLE = {"held open": "cyan", "complete": "green", "input_required": "magenta", "error": "red", "task": "cyan"}
 
 
-def ms(value: float | None) -> str:
-    """Milliseconds for humans."""
-    return "…" if value is None else f"{value:.0f}ms" if value >= 10 else f"{value:.1f}ms"
+STARTUP: Final = "includes the server's start-up"
+"""Said of the first request over stdio: the server process was still starting when it was written."""
+
+
+def duration(ms: float | None) -> str:
+    """A time for people, in the one style of every face (the TUI, ``replay --print``): ``0.4 ms``, ``14 ms``,
+    ``9.7 s``, ``2.5 min``, ``1.2 h``; ``…`` while it is not known yet."""
+    if ms is None:
+        return "…"
+    if round(ms, 1) < 10:
+        return f"{ms:.1f} ms"
+    if round(ms) < 1000:
+        return f"{ms:.0f} ms"
+    seconds = ms / 1000
+    if round(seconds, 1) < 60:
+        return f"{seconds:.1f} s"
+    minutes = seconds / 60
+    return f"{minutes:.1f} min" if round(minutes, 1) < 60 else f"{minutes / 60:.1f} h"
+
+
+def waited(sources: list[str], ms: float | None) -> str | None:
+    """The wait for answers, named by who gave them (``you 9.7 s``); None when nothing was asked, or nothing
+    answered (a question left unanswered is said by the call's status, not as someone's time)."""
+    if ms is None or not sources:
+        return None
+    return f"{' + '.join(one_line(source, 20) for source in sources)} {duration(ms)}"
+
+
+def call_times(call: Call) -> str:
+    """The server's time for the call and, apart, the wait for its answers: ``79 ms · you 9.7 s``."""
+    wait = waited(call.answer_sources, call.wait_ms)
+    return duration(call.server_ms) + (f" · {wait}" if wait else "")
+
+
+def answer_summary(response: Mapping[str, Any]) -> str:
+    """What an answer said, as a person reads it: an elicitation's action or its content (``name="octocat"``), a
+    sampling reply's text and the model named in it, a roots list's URIs; anything else as JSON."""
+    action, content = response.get("action"), response.get("content")
+    if isinstance(action, str):
+        if action == "accept" and isinstance(content, dict) and content:
+            return ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in content.items())
+        return action
+    if isinstance(response.get("model"), str) or response.get("role") == "assistant":
+        blocks = content if isinstance(content, list) else [content]
+        texts = [b["text"] for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        kinds = [str(b.get("type")) for b in blocks if isinstance(b, dict) and not isinstance(b.get("text"), str)]
+        reply = " ".join([json.dumps(" ".join(texts), ensure_ascii=False)] if texts else [])
+        reply += "".join(f" [{kind}]" for kind in kinds)
+        return f"{reply.strip() or '(no content)'} from model {response.get('model', '?')}"
+    roots = response.get("roots")
+    if isinstance(roots, list):
+        uris = [str(root.get("uri", "?")) for root in roots if isinstance(root, dict)]
+        return f"{len(uris)} root{'s' if len(uris) != 1 else ''}" + (f": {', '.join(uris)}" if uris else "")
+    return json.dumps(response, ensure_ascii=False)
+
+
+def includes_startup(timeline: Timeline, call: Call, round_: Round) -> bool:
+    """Whether ``round_`` is the session's first request over stdio, whose time includes the server's start-up
+    (the request waits in the pipe until the process reads)."""
+    first = timeline.calls[0] if timeline.calls else None
+    requests = [r for r in call.rounds if r.kind == "request"]
+    return timeline.transport == "stdio" and call is first and bool(requests) and round_ is requests[0]
 
 
 def header(timeline: Timeline) -> Text:
@@ -56,9 +116,25 @@ def header(timeline: Timeline) -> Text:
     return line
 
 
-def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
+def round_time(round_: Round, server_ms: float | None, wait_ms: float | None) -> str:
+    """A round's time: the server's (``14 ms``), then the wait for its answers (``14 ms · you 9.7 s``); a legacy
+    server request is only the wait for our reply."""
+    wait = waited(round_.answer_sources, wait_ms)
+    if round_.kind == "server-request":
+        return wait or duration(None)
+    return duration(server_ms) + (f" · {wait}" if wait else "")
+
+
+def round_lines(
+    round_: Round,
+    last: bool,
+    server_ms: float | None = None,
+    wait_ms: float | None = None,
+    note: str = "",
+    call_method: str = "",
+) -> list[Text]:
     """One round: id (and its method when it is not the call's: a task's polls) -> resultType, input request keys,
-    answers, requestState, findings."""
+    its time (see ``round_time``; ``note`` says more about it), answers, requestState, findings."""
     branch = "└" if last else "├"
     cont = " " if last else "│"
     line = Text(f"  {branch} ")
@@ -81,7 +157,9 @@ def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
             line.append("  " + ", ".join(one_line(k, 40) for k in round_.input_requests), style="bold magenta")
     if round_.request_state is not None:
         line.append("  🔒", style="yellow")
-    line.append(f"  {ms(round_.latency_ms)}", style="dim")
+    line.append(f"  {round_time(round_, server_ms, wait_ms)}", style="dim")
+    if note:
+        line.append(f" ({note})", style="dim")
     if round_.abandoned is not None and round_.response is None and not held:
         line.append(f"  (no reply: the call ended {round_.abandoned})", style="yellow")
     if round_.late:
@@ -92,7 +170,7 @@ def round_lines(round_: Round, last: bool, call_method: str = "") -> list[Text]:
         if answer.key:
             text.append(one_line(answer.key, 40), style="bold")
             text.append(": ")
-        text.append(one_line(json.dumps(answer.response, ensure_ascii=False), 100))
+        text.append(one_line(answer_summary(answer.response), 100))
         text.append(f" ({one_line(answer.source, 40)})", style="dim")
         lines.append(text)
     state = round_.request_state
@@ -114,12 +192,14 @@ def finding_line(found: Finding, indent: str = "  ") -> Text:
     style = {"error": "red", "warning": "yellow", "info": "cyan"}[found.severity]
     text = Text(indent)
     text.append(f"{mark} {found.code}: ", style=style)
-    text.append(one_line(found.message, 160))
+    text.append(one_line(found.message, None))
     return text
 
 
-def call_block(call: Call) -> RenderableType:
-    """A call: its header line, its rounds, its findings and the gist of its result."""
+def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = "") -> RenderableType:
+    """A call: its header line (the server's time and the wait for answers apart), its rounds, its findings and
+    the gist of its result; ``timeline`` tells which round includes the server's start-up. ``leave_out``: what
+    the caller says itself after the block (its ``error:`` line), left out of the block so it is said once."""
     head = Text(f"#{call.index} ", style="bold")
     head.append(call.method, style="bold")
     if call.name:
@@ -127,7 +207,7 @@ def call_block(call: Call) -> RenderableType:
     head.append("  ")
     head.append(call.status, style=STATUS_STYLE.get(call.status, "red"))
     rounds = [r for r in call.rounds]
-    head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} {ms(call.total_ms)}", style="dim")
+    head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} · {call_times(call)}", style="dim")
     lines: list[RenderableType] = [head]
     if call.task is not None:
         task = Text(f"  task {one_line(call.task.task_id, 48)} · {call.task.summary()}", style="cyan")
@@ -138,10 +218,14 @@ def call_block(call: Call) -> RenderableType:
         lines.append(login_summary(call.auth))
         for step in call.auth:
             lines.extend(step_lines(step, "    "))
+    servers = call.round_server_ms
+    waits = call.round_wait_ms
     for i, round_ in enumerate(rounds):
-        lines.extend(round_lines(round_, i == len(rounds) - 1, call.method))
-    lines.extend(finding_line(f) for f in call.findings)
-    if call.status_detail and call.status != "complete":
+        note = STARTUP if timeline is not None and includes_startup(timeline, call, round_) else ""
+        lines.extend(round_lines(round_, i == len(rounds) - 1, servers[i], waits[i], note, call.method))
+    lines.extend(finding_line(f) for f in call.findings if not (leave_out and f.message == leave_out))
+    said = {f.message for f in call.findings} | {leave_out}
+    if call.status_detail and call.status != "complete" and call.status_detail not in said:
         lines.append(Text("  " + clean(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
     gist = result_gist(call.result)
     if gist is not None:
@@ -182,11 +266,13 @@ def result_gist(result: dict[str, Any] | None) -> Text | None:
     return Text("  ⇒ " + one_line(" | ".join(texts), 300), style="bold")
 
 
-def print_timeline(console: Console, timeline: Timeline, *, calls: list[Call] | None = None) -> None:
-    """Print the session header and the given calls (all by default)."""
+def print_timeline(
+    console: Console, timeline: Timeline, *, calls: list[Call] | None = None, leave_out: str = ""
+) -> None:
+    """Print the session header and the given calls (all by default); ``leave_out`` (see ``call_block``)."""
     console.print(header(timeline))
     for call in calls if calls is not None else timeline.calls:
-        console.print(call_block(call))
+        console.print(call_block(call, timeline, leave_out))
     stray = [f for f in timeline.findings if f.call_index is None and f.code != "era"]
     for found in stray:
         console.print(finding_line(found, ""))

@@ -200,6 +200,12 @@ class Round:
         return (self.response.at - self.request.at) * 1000.0
 
     @property
+    def answer_sources(self) -> list[str]:
+        """Who answered this round's input requests ("you", "answers file", "stub model" ...), each once, in order:
+        whose wait its time for answers is."""
+        return list(dict.fromkeys(answer.source for answer in self.answers))
+
+    @property
     def result(self) -> JsonObject | None:
         """The parsed result object of the response, when it is a success response."""
         if self.response is None or self.response.message is None:
@@ -262,6 +268,62 @@ class Call:
         if self.finished_at is None:
             return None
         return (self.finished_at - self.started_at) * 1000.0
+
+    @property
+    def round_server_ms(self) -> list[float | None]:
+        """The server's time on each round: a request's latency less the legacy server requests answered while it
+        was open (their time is the answerer's, not the server's); None for a server request, and while pending."""
+        asked = [r for r in self.rounds if r.kind == "server-request" and r.latency_ms is not None]
+        times: list[float | None] = []
+        for round_ in self.rounds:
+            latency = round_.latency_ms
+            if round_.kind != "request" or latency is None or round_.response is None:
+                times.append(None)
+                continue
+            start, end = round_.request.at, round_.response.at
+            nested = sum(r.latency_ms or 0.0 for r in asked if start <= r.request.at <= end)
+            times.append(max(latency - nested, 0.0))
+        return times
+
+    @property
+    def round_wait_ms(self) -> list[float | None]:
+        """How long each round's input requests waited for their answers (a person thinking, or an answers file):
+        a round that asked (``input_required``) waits until the next request left (or the call ended); a legacy
+        server request, until our reply left. None for a round that asked nothing: the back-off before a
+        state-only retry is nobody's answer."""
+        requests = [r for r in self.rounds if r.kind == "request"]
+        waits: list[float | None] = []
+        for round_ in self.rounds:
+            if round_.kind == "server-request":
+                waits.append(round_.latency_ms)
+                continue
+            if not round_.input_requests or round_.response is None:
+                waits.append(None)
+                continue
+            later = [r.request.at for r in requests if r.request.at >= round_.response.at and r is not round_]
+            until = min(later) if later else self.finished_at
+            waits.append(None if until is None else max(until - round_.response.at, 0.0) * 1000.0)
+        return waits
+
+    @property
+    def server_ms(self) -> float | None:
+        """The server's time for the call: the sum of its rounds' server times (see ``round_server_ms``); None
+        until one round has its response."""
+        known = [ms for ms in self.round_server_ms if ms is not None]
+        return sum(known) if known else None
+
+    @property
+    def wait_ms(self) -> float | None:
+        """The time the call waited for answers, summed over its rounds (see ``round_wait_ms``); None when it
+        asked nothing."""
+        known = [ms for ms in self.round_wait_ms if ms is not None]
+        return sum(known) if known else None
+
+    @property
+    def answer_sources(self) -> list[str]:
+        """Who answered the call's input requests ("you", "answers file", "stub model" ...), each once, in order:
+        whose wait ``wait_ms`` is."""
+        return list(dict.fromkeys(source for round_ in self.rounds for source in round_.answer_sources))
 
     @property
     def final_round(self) -> Round | None:

@@ -7,17 +7,22 @@ screen (no target) or the main screen (a target), which asks the injected ``sess
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlparse
 
+from textual import events
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
+from textual.message import Message
 
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
 from inspector.ui.interactive_answers import InteractiveAnswers
-from inspector.ui.keys import gather_keys
+from inspector.ui.key_hold import KeyHold
+from inspector.ui.keys import Key, bindings, gather_keys, typing, wants_tab
+from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
@@ -42,22 +47,15 @@ class InspectorApp(App[None]):
     TITLE = "inspector"
     ENABLE_COMMAND_PALETTE = True
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "question_mark", "help", "help", key_display="?", id="app.help", tooltip="List every key of this screen"
-        ),
-        Binding("t", "next_theme", "theme", id="app.theme", tooltip="Switch to the next theme"),
-        Binding(
-            "ctrl+p",
-            "command_palette",
-            "commands",
-            id="app.palette",
-            tooltip="Open the command palette",
-            priority=True,
-            show=False,
-        ),
-        Binding("q", "quit", "quit", id="app.quit", tooltip="Close the session and quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "app",
+        Key("question_mark", "help", "help", "List every key of this screen", display="?", priority=True),
+        Key("tab", "move_focus(1)", "next field", "Move to the next field or pane", show=False, priority=True),
+        Key("shift+tab", "move_focus(-1)", "previous field", "Back to the previous field", show=False, priority=True),
+        Key("t", "next_theme", "theme", "Switch to the next theme"),
+        Key("ctrl+p", "command_palette", "commands", "Open the command palette", show=False, priority=True),
+        Key("q", "quit", "quit", "Close the session and quit"),
+    )
 
     def __init__(
         self,
@@ -99,11 +97,33 @@ class InspectorApp(App[None]):
             self.theme_problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
+        self.key_hold = KeyHold(self._hand_on_held_keys)
+        """Keeps the keys typed while a dialog opens, for the dialog (``inspector.ui.key_hold``)."""
+
+    class HeldKeysReleased(Message):
+        """Every dialog the keys were held for has the focus: hand the kept keys on."""
 
     # ------------------------------------------------------------------------------------------------ setup
     def _interactive_answers(self) -> AnswerSource:
         # The roots callable returns the app's own list, so what the roots modal edits is what later calls use.
-        return InteractiveAnswers(self, lambda: self.roots, lambda: self.stub_sampling, server_host=self.server_host)
+        return InteractiveAnswers(
+            self,
+            lambda: self.roots,
+            lambda: self.stub_sampling,
+            server_host=self.server_host,
+            questions_left=self.questions_left,
+        )
+
+    def questions_left(self) -> int:
+        """How many input requests of the round being answered have no answer yet (0: none is being answered)."""
+        for screen in reversed(self.screen_stack):
+            if not isinstance(screen, MainScreen):
+                continue
+            for call in reversed(screen.timeline.calls[-8:]):
+                last = call.rounds[-1] if call.in_flight and call.rounds else None
+                if last is not None and last.kind == "request" and last.input_requests:
+                    return len(last.input_requests) - len(last.answers)
+        return 0
 
     def server_host(self) -> str | None:
         """The host of the HTTP server in use (URL-mode elicitation warns about a different domain), else None."""
@@ -153,10 +173,38 @@ class InspectorApp(App[None]):
 
         self.push_screen(ConnectScreen(self.config_dir, home=self.home, cwd=self.cwd), chosen)
 
+    # ------------------------------------------------------------------------------------------------ keys
+    def _hand_on_held_keys(self) -> None:
+        self.post_message(self.HeldKeysReleased())
+
+    async def on_event(self, event: events.Event) -> None:
+        # A key the terminal sends (not one bubbling back up from a widget) waits while a dialog opens.
+        if isinstance(event, events.Key) and not event.is_forwarded and self.key_hold.take(event):
+            return
+        await super().on_event(event)
+
+    async def on_inspector_app_held_keys_released(self, message: HeldKeysReleased) -> None:
+        while (key := self.key_hold.next_key()) is not None:
+            await super().on_event(key)
+
     # ------------------------------------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "help":
+            return not typing(self)  # "?" types in a text field
+        if action == "move_focus":
+            return not wants_tab(self.focused)
+        return True
+
+    def action_move_focus(self, step: int) -> None:
+        """Tab and shift+tab, at once (see ``inspector.ui.keys``: the next keys go to the field it moved to)."""
+        if step > 0:
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(gather_keys(self.screen)))
+            open_dialog(self, HelpScreen(gather_keys(self.screen, unavailable=True)))
 
     def action_next_theme(self) -> None:
         names = self.theme_names or [self.theme]
@@ -192,9 +240,12 @@ def run_app(
     roots: Iterable[str | Path] | None = None,
     stub_sampling: bool = False,
 ) -> int:
-    """Run the TUI until the user quits; returns the process exit code."""
+    """Run the TUI until the user quits; returns the process exit code. The recording's path is said again once the
+    screen is gone (the header said it all along), so it is in the terminal to copy."""
     app = InspectorApp(session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling)
     app.run()
+    if record_path_text:
+        sys.stdout.write(f"recording: {record_path_text}\n")
     return app.return_code or 0
 
 

@@ -23,12 +23,15 @@ from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
+from inspector.ui.key_hold import hold_keys
+from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.modals.url_check import open_in_browser
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from inspector.answers.base import InputRequest, InputResponse
+    from inspector.ui.key_hold import Hold
     from inspector.ui.modals.base import AnswerModal
     from inspector.ui.modals.roots import RootsReply
     from inspector.ui.modals.sampling import SamplingReply
@@ -68,8 +71,13 @@ class InteractiveAnswers:
         server_host: HostSource = None,
         stub: StubModel | None = None,
         opener: Opener = open_in_browser,
+        questions_left: Callable[[], int] = lambda: 0,
     ) -> None:
         self.app = app
+        self._questions_left = questions_left
+        """How many questions of the round being answered have no answer yet (the one in the dialog included)."""
+        self._between: Hold | None = None
+        """The keys held from an answer to the next question of the same round (its dialog opens at once)."""
         self._roots = roots
         self._stub_auto = stub_auto
         self._server_host = server_host
@@ -167,7 +175,9 @@ class InteractiveAnswers:
             if not future.done():
                 future.set_result(result)
 
-        await self.app.push_screen(modal, settle)
+        modal.on_answer = self._hold_for_next_question
+        await open_dialog(self.app, modal, settle)
+        self.release_between()  # the next question's dialog holds the keys now
         try:
             result = await future
         except asyncio.CancelledError:
@@ -178,6 +188,18 @@ class InteractiveAnswers:
         if result is None:
             raise CallCancelled(f"the user cancelled the call at {describe_request(key, request)}")
         return result
+
+    def _hold_for_next_question(self) -> None:
+        """An answer was given: when the round asks another question, its dialog opens at once and the keys typed
+        meanwhile are for it (rolling_login asks GitHub, then Google, in one round), not for the screen behind."""
+        if self._between is None and self._questions_left() > 1:
+            self._between = hold_keys(self.app)
+
+    def release_between(self) -> None:
+        """Give back the keys held between two questions (the next dialog holds them now, or the call ended)."""
+        hold, self._between = self._between, None
+        if hold is not None:
+            hold.release()
 
 
 def _roots_result(roots: list[Root]) -> InputResponse:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from inspector.headless.render import includes_startup
 from inspector.ui.resend import add_comparison
 from inspector.ui.widgets.document import Document, call_document, round_document
 
@@ -38,7 +39,7 @@ def selection(
         return None
     if round_index and round_index <= len(call.rounds):
         round_ = call.rounds[round_index - 1]
-        doc = round_document(call, round_, unfold=unfold)
+        doc = round_document(call, round_, unfold=unfold, startup=includes_startup(timeline, call, round_))
         return Selection(call, round_index, doc, f"#{call_index} round {round_index}", round_.request_state)
     doc = call_document(call, unfold=unfold)
     old = timeline.call(resent_from.get(call_index, 0))

@@ -49,6 +49,8 @@ async def test_the_keys_offered_follow_the_highlighted_call(app_factory: AppFact
         screen = await connected(pilot)
         keys = screen.query_one(CallKeys)
         assert keys.live is True
+        # The catalog has the focus: once its first item is previewed, no call is highlighted.
+        await wait_for(pilot, lambda: screen.selected is None and keys.call is None)
         assert offered(keys) == {"export": False, "resend": False, "cancel_call": False}  # nothing highlighted
         screen.timeline_view.focus()
         await wait_for(pilot, lambda: screen.selected == (5, 0))
@@ -63,7 +65,7 @@ async def test_the_keys_offered_follow_the_highlighted_call(app_factory: AppFact
         footer = {binding.binding.action for binding in screen.active_bindings.values()}
         assert {"export", "resend"} <= footer and "cancel_call" not in footer
         where = {key.id: key.where for key in gather_keys(screen)}
-        assert where["main.export"] == where["main.resend"] == "highlighted call"
+        assert where["call.export"] == where["call.resend"] == "highlighted call"
 
 
 async def test_cancel_a_call_waiting_on_the_server(app_factory: AppFactory) -> None:

@@ -107,8 +107,10 @@ async def test_invalid_fields_show_errors_and_nothing_is_sent() -> None:
         await pilot.pause()
         shown = errors(app)
         assert set(shown) == {"title", "organizer", "attendees", "starts_at", "equipment", "room"}
-        assert "too short" in shown["title"] and "email" in shown["organizer"]
-        assert "maximum" in shown["attendees"] and "date-time" in shown["starts_at"]
+        # Worded as a person would, never jsonschema's "'x' is not a 'email'".
+        assert shown["title"] == "at least 3 characters" and shown["organizer"] == "not an email address"
+        assert shown["attendees"] == "at most 50" and shown["starts_at"].startswith("not a date and time")
+        assert shown["equipment"] == "choose at most 2"
         assert "required" in shown["room"]
         assert app.results == []
         assert isinstance(app.screen, ElicitationModal)
@@ -146,7 +148,7 @@ async def test_server_text_is_shown_literally() -> None:
     app = elicitation(schema)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
-        message = app.screen.query_one(".answer-message", Static)
+        message = app.screen.query_one(".answer-message-text", Static)
         assert isinstance(message.content, Text)
         assert message.content.plain == "Pick a room [bold red]boom[/] ␛[2J"
         assert message.content.spans == []
@@ -226,8 +228,8 @@ def test_elicitation_form_book_meeting(snap_compare: SnapCompare) -> None:
 
 def test_elicitation_form_errors_before_sending(snap_compare: SnapCompare) -> None:
     """The same dialog after Accept with bad input: the form has scrolled so "Organizer email *" is visible, the
-    field holds "not-an-email" and under it in the error colour "'not-an-email' is not a 'email'"; "Attendees *"
-    holds 99 with "99 is greater than the maximum of 50" under it. Lower down (scrolled out) "Room *" says it is
+    field holds "not-an-email" and under it in the error colour "not an email address"; "Attendees *"
+    holds 99 with "at most 50" under it. Lower down (scrolled out) "Room *" says it is
     required. Nothing was sent: the screen behind still says "(no answer yet)"."""
 
     async def steps(pilot: Pilot[Any]) -> None:
@@ -246,7 +248,7 @@ def test_elicitation_form_errors_before_sending(snap_compare: SnapCompare) -> No
 def test_elicitation_unsupported_schema_json_editor(snap_compare: SnapCompare) -> None:
     """A requestedSchema with a nested object: the dialog shows, in the warning colour, "⚠ This requestedSchema is
     not one the spec allows (property 'address': nested objects are not allowed); answer as JSON." and a JSON
-    editor holding {"address": {"city": 3}} with the error "address/city: 3 is not of type 'string'" under it."""
+    editor holding {"address": {"city": 3}} with the error "address/city: must be text" under it."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot, ElicitationModal)

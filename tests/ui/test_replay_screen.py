@@ -109,7 +109,7 @@ async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, m
         assert len(screen.timeline.calls) == calls
         assert sum("read-only: nothing is sent" in m for m in messages) == 2, messages
         assert screen.check_action("reconnect", ()) is False
-        assert screen.check_action("next_step", ()) is False  # not in step mode
+        assert screen.check_action("step", ()) is False  # not in step mode
 
 
 async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -
         await pilot.press("N")  # everything else
         await pilot.pause()
         assert [call_json(c) for c in timeline.calls] == [call_json(c) for c in live.calls]
-        assert screen.check_action("next_step", ()) is False
+        assert screen.check_action("step", ()) is False
         assert "all" in header(screen) and "messages shown" in header(screen)
 
 

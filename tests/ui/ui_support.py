@@ -65,9 +65,10 @@ def make_app(
     theme: str | None = None,
     peer: PeerFactory = demo,
     sessions: list[InspectorSession] | None = None,
+    interactive: bool = False,
 ) -> InspectorApp:
     """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
-    ``sessions``."""
+    ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``."""
     built = sessions if sessions is not None else []
 
     def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
@@ -77,7 +78,7 @@ def make_app(
 
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    return InspectorApp(
+    app = InspectorApp(
         factory,
         target,
         theme,
@@ -87,6 +88,9 @@ def make_app(
         cwd=home,
         answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS),
     )
+    if interactive:
+        app.answers = app._interactive_answers()
+    return app
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = WAIT_S) -> None:
@@ -120,3 +124,23 @@ async def finished_call(pilot: Pilot[Any], name: str, arguments: dict[str, Any])
     await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == len(screen.timeline.calls))
     await pilot.pause()
     return screen
+
+
+NAMED_KEYS: Final = {"enter": "\r", "tab": "\t", "shift+tab": None, "escape": "\x1b", "ctrl+u": "\x15", "ctrl+j": "\n"}
+
+
+def burst(app: Any, *keys: str) -> None:
+    """Send ``keys`` (named keys, or text typed character by character) to ``app`` in one burst, as a terminal
+    delivers fast typing to a loaded machine: every key is queued before the app has handled the first."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if key in NAMED_KEYS:
+            driver.send_message(events.Key(key, NAMED_KEYS[key]).set_sender(app))
+            continue
+        for char in key:
+            name = char if char.isalnum() else _character_to_key(char)
+            driver.send_message(events.Key(name, char).set_sender(app))

@@ -11,12 +11,13 @@ import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static, TextArea
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Static, TextArea
 
 from inspector.protocol.json_input import parse_object
+from inspector.ui.keys import Key, bindings
+from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
@@ -37,16 +38,11 @@ def parse_answers(text: str) -> tuple[dict[str, Any] | None, str]:
     return value, ""
 
 
-class AnswersEditor(ModalScreen[dict[str, Any] | None]):
+class AnswersEditor(Dialog[dict[str, Any] | None]):
     """The answers of ``call`` as JSON; ctrl+s (or Resend) dismisses with the edited answers."""
 
     DEFAULT_CSS = """
-    AnswersEditor { align: center middle; }
-    AnswersEditor > .edit-dialog {
-        width: 94%; max-width: 110; height: 80%;
-        border: round $timeline-input-required; border-title-color: $text; border-title-style: bold;
-        background: $surface; padding: 0 1;
-    }
+    AnswersEditor > .dialog { max-width: 110; height: 80%; border: round $timeline-input-required; }
     AnswersEditor .edit-title, AnswersEditor .edit-note { height: auto; margin-bottom: 1; }
     AnswersEditor .edit-note { color: $text-muted; }
     AnswersEditor #answers-json { height: 1fr; }
@@ -55,16 +51,11 @@ class AnswersEditor(ModalScreen[dict[str, Any] | None]):
     AnswersEditor .edit-buttons > Button { margin-left: 2; min-width: 10; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "ctrl+s",
-            "send",
-            "Resend",
-            id="answers.send",
-            tooltip="Send the call again, answering each key with the response shown",
-        ),
-        Binding("escape", "close", "close", id="answers.close", tooltip="Close without sending anything"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "answers",
+        Key("ctrl+s", "send", "resend", "Send the call again, answering each key with the response shown"),
+        Key("escape", "close", "close", "Close without sending anything"),
+    )
 
     def __init__(self, call: Call, round_: int, answers: dict[str, InputResponse]) -> None:
         super().__init__()
@@ -74,37 +65,34 @@ class AnswersEditor(ModalScreen[dict[str, Any] | None]):
         self.problem = ""
         """Why the text is not a valid answers object ("" when it is)."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="edit-dialog") as dialog:
-            dialog.border_title = f"Resend #{self.call.index} with edited answers"
-            title = Text()
-            title.append(f"#{self.call.index} {self.call.method} ")
-            title.append_text(safe_line(self.call.name or "", "bold", limit=80))
-            if self.round:
-                title.append(f"  ·  from round {self.round}", style="dim")
-            yield Static(title, classes="edit-title")
-            yield Static(
-                safe(
-                    "Every answer the call was given, by input key (a legacy server request: by its method). The "
-                    "call is sent again with the same arguments; a question whose key is here gets exactly this "
-                    "response, any other is asked as usual."
-                ),
-                classes="edit-note",
-            )
-            yield TextArea(
-                json.dumps(self.answers, indent=2, ensure_ascii=False),
-                id="answers-json",
-                soft_wrap=True,
-                show_line_numbers=False,
-            )
-            yield Static("", id="answers-error")
-            with Horizontal(classes="edit-buttons"):
-                yield Button("Resend", variant="primary", id="answers-send", compact=True, tooltip="Send (ctrl+s)")
-                yield Button("Close", id="answers-close", compact=True, tooltip="Send nothing (escape)")
-        yield Footer()
+    def box_title(self) -> str:
+        return f"Resend #{self.call.index} with edited answers"
 
-    def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+    def compose_body(self) -> ComposeResult:
+        title = Text()
+        title.append(f"#{self.call.index} {self.call.method} ")
+        title.append_text(safe_line(self.call.name or "", "bold", limit=80))
+        if self.round:
+            title.append(f"  ·  from round {self.round}", style="dim")
+        yield Static(title, classes="edit-title")
+        yield Static(
+            safe(
+                "Every answer the call was given, by input key (a legacy server request: by its method). The call "
+                "is sent again with the same arguments; a question whose key is here gets exactly this response, "
+                "any other is asked as usual."
+            ),
+            classes="edit-note",
+        )
+        yield TextArea(
+            json.dumps(self.answers, indent=2, ensure_ascii=False),
+            id="answers-json",
+            soft_wrap=True,
+            show_line_numbers=False,
+        )
+        yield Static("", id="answers-error")
+        with Horizontal(classes="edit-buttons"):
+            yield Button("Resend", variant="primary", id="answers-send", compact=True, tooltip="Send (ctrl+s)")
+            yield Button("Close", id="answers-close", compact=True, tooltip="Send nothing (escape)")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         _, self.problem = parse_answers(event.text_area.text)

@@ -1,7 +1,8 @@
-"""What every answer modal shares: a dialog titled with the call and the input key, and Escape = cancel the call.
+"""What every answer modal shares: a dialog titled with the call and the input key, and Escape = stop the call.
 
-A modal is dismissed with its answer, or with ``None`` when the user cancels the whole call (Escape, or the
-"Cancel the call" button); the caller turns ``None`` into ``CallCancelled``. Modals never talk to the session.
+A modal is dismissed with its answer, or with ``None`` when the user stops the whole call (Escape, or the "Stop the
+call" button); the caller turns ``None`` into ``CallCancelled``. An answer the server receives (Decline, or
+elicitation's Cancel action) is a different thing, and the dialogs say so. Modals never talk to the session.
 """
 
 from __future__ import annotations
@@ -9,15 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.binding import BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Static
 
+from inspector.ui.keys import Key, bindings
+from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import ComposeResult
+    from textual.await_complete import AwaitComplete
 
 ResultT = TypeVar("ResultT")
 
@@ -37,39 +42,27 @@ def request_title(method: str, call: str | None, key: str | None) -> Text:
     return title
 
 
-class AnswerModal(ModalScreen[ResultT]):
-    """A dialog asking the user to answer one input request; ``None`` means "cancel the call"."""
+class AnswerModal(Dialog[ResultT]):
+    """A dialog asking the user to answer one input request; ``None`` means "stop the call"."""
 
     DEFAULT_CSS = """
-    AnswerModal { align: center middle; }
-    AnswerModal > .answer-dialog {
-        width: 94%; max-width: 120; height: auto; max-height: 96%;
-        border: thick $timeline-input-required; border-title-color: $text; border-title-style: bold;
-        background: $surface; padding: 0 1;
-    }
+    AnswerModal > .dialog { border: thick $timeline-input-required; }
     AnswerModal .answer-title { height: auto; margin-bottom: 1; }
-    AnswerModal .answer-message { height: auto; margin-bottom: 1; }
+    AnswerModal .answer-message { height: auto; max-height: 25vh; margin-bottom: 1; }
     AnswerModal .answer-warning { height: auto; color: $warning; }
     AnswerModal .answer-note { height: auto; color: $text-muted; }
     AnswerModal .answer-error { height: auto; color: $error; }
-    AnswerModal .answer-body { height: auto; max-height: 70vh; }
-    AnswerModal .answer-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    AnswerModal .answer-body { height: auto; max-height: 50vh; }
+    /* Docked, so that however long the server's text is, the buttons stay on screen. */
+    AnswerModal .answer-buttons { dock: bottom; height: auto; margin-top: 1; align-horizontal: right; }
     AnswerModal .answer-buttons > Button { margin-left: 2; min-width: 10; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "escape",
-            "cancel_call",
-            "Cancel the call",
-            id="answer.cancel-call",
-            tooltip="Cancel the whole call: no answer is sent and the call stops",
-        ),
-    ]
-
-    AUTO_FOCUS = ""  # see ``on_mount``: Textual's auto focus would pick the scrolling container around the form
-    FIELDS: ClassVar[str] = "Input, TextArea, Select, SelectionList, RadioSet, Checkbox, Switch"
-    """What counts as a field for the first focus."""
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "answer",
+        # Not a priority key: escape closes an open choice list first.
+        Key("escape", "cancel_call", "stop the call", "Stop the whole call: no answer is sent"),
+    )
 
     KIND: ClassVar[str] = "Input requested"
     """The dialog's border title."""
@@ -79,23 +72,23 @@ class AnswerModal(ModalScreen[ResultT]):
         self.method = method
         self.call = call
         self.key = key
+        self.on_answer: Callable[[], None] | None = None
+        """Called the moment an answer is given, before the dialog closes (the keys typed next may be for the next
+        question of the round, whose dialog opens at once)."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="answer-dialog") as dialog:
-            dialog.border_title = self.KIND
-            yield Static(request_title(self.method, self.call, self.key), classes="answer-title")
-            yield from self.compose_dialog()
-            with Horizontal(classes="answer-buttons"):
-                yield from self.compose_buttons()
-        yield Footer()
+    def dismiss(self, result: ResultT | None = None) -> AwaitComplete:
+        if result is not None and self.on_answer is not None:
+            self.on_answer()
+        return super().dismiss(result)
 
-    def on_mount(self) -> None:
-        """The first field has the focus when the dialog opens, so the first keys typed answer it. Never a button
-        (Enter must not consent to anything by accident); a dialog without fields leaves its keys to the screen.
-        The form stays scrolled to its top, so the first field's label and description stay in view."""
-        first = next((widget for widget in self.query(self.FIELDS) if widget.focusable), None)
-        if first is not None:
-            self.set_focus(first, scroll_visible=False)
+    def box_title(self) -> str:
+        return self.KIND
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(request_title(self.method, self.call, self.key), classes="answer-title")
+        yield from self.compose_dialog()
+        with Horizontal(classes="answer-buttons"):
+            yield from self.compose_buttons()
 
     def compose_dialog(self) -> ComposeResult:
         """The body of the dialog (between the title and the buttons)."""
@@ -106,9 +99,11 @@ class AnswerModal(ModalScreen[ResultT]):
         yield from ()
 
     @staticmethod
-    def message_widget(message: object) -> Static:
-        """The server's message, shown literally (no markup, no escape sequences)."""
-        return Static(safe(message if isinstance(message, str) else ""), classes="answer-message")
+    def message_widget(message: object) -> VerticalScroll:
+        """The server's message, shown literally (no markup, no escape sequences), in a bounded area that scrolls:
+        however long it is, the fields and the buttons below it stay on screen."""
+        text = Static(safe(message if isinstance(message, str) else ""), classes="answer-message-text")
+        return VerticalScroll(text, classes="answer-message", can_focus=False)
 
     def action_cancel_call(self) -> None:
         """Dismiss with ``None``: the caller cancels the whole call."""

@@ -1,9 +1,10 @@
 """Elicitation, form mode: a form rendered from ``requestedSchema``; Accept, Decline or Cancel.
 
 Accept sends ``{"action": "accept", "content": {...}}`` with exactly what the form shows, and only when every field
-passes the schema (errors are shown under each field first). Decline sends ``{"action": "decline"}``, Cancel
-``{"action": "cancel"}``; Escape cancels the whole call (the modal returns ``None``). A ``requestedSchema`` the spec
-does not allow is answered in a JSON editor, with the reason shown (the caller records the finding).
+passes the schema (errors are shown under each field first); Enter in the last field of a simple form accepts too.
+Decline sends ``{"action": "decline"}``, Cancel ``{"action": "cancel"}``: both are answers the server receives;
+Escape stops the whole call and sends none (the modal returns ``None``). A ``requestedSchema`` the spec does not
+allow is answered in a JSON editor, with the reason shown (the caller records the finding).
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from inspector.answers.base import InputResponse
-from inspector.answers.validation import FORM_LEVEL, field_errors
 from inspector.protocol.methods import ELICITATION
 from inspector.protocol.schema_form import MISSING, Path, elicitation_spec, unsupported_reason
+from inspector.ui.key_hold import released
+from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import schema_errors
@@ -35,17 +37,12 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
 
     KIND = "The server asks for information"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "ctrl+enter,ctrl+j",
-            "accept",
-            "Accept",
-            id="elicitation.accept",
-            tooltip="Send the form's content (checked against requestedSchema first)",
-        ),
-        Binding("ctrl+r", "decline", "Decline", id="elicitation.decline", tooltip='Send {"action": "decline"}'),
-        Binding("ctrl+g", "cancel", "Cancel", id="elicitation.cancel", tooltip='Send {"action": "cancel"}'),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "elicitation",
+        Key("ctrl+enter,ctrl+j", "accept", "accept", "Send the form's content (checked first)", priority=True),
+        Key("ctrl+r", "decline", "decline", 'Answer {"action": "decline"}: you said no', priority=True),
+        Key("ctrl+g", "cancel", "cancel (answer)", 'Answer {"action": "cancel"}: no choice made', priority=True),
+    )
 
     def __init__(self, params: Mapping[str, Any], *, call: str | None = None, key: str | None = None) -> None:
         super().__init__(ELICITATION, call=call, key=key)
@@ -67,7 +64,11 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         with VerticalScroll(classes="answer-body"):
             yield FormView(self.spec, self._check, show_names=False, id="elicitation-form")
         note = "Required fields are marked *." if self.unsupported is None else "The content is one JSON object."
-        yield Static(f"{note} Nothing is sent until you accept.", classes="answer-note")
+        yield Static(
+            f"{note} Nothing is sent until you answer. Decline and Cancel are answers the server receives; "
+            "escape stops the call and answers nothing.",
+            classes="answer-note",
+        )
 
     def compose_buttons(self) -> ComposeResult:
         yield Button("Accept", variant="primary", id="accept", compact=True, tooltip="Send the content (ctrl+enter)")
@@ -75,6 +76,11 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         yield Button(
             "Cancel", variant="warning", id="cancel", compact=True, tooltip='Send {"action": "cancel"} (ctrl+g)'
         )
+
+    def on_form_view_submitted(self, event: FormView.Submitted) -> None:
+        event.stop()
+        with released(event.hold):
+            self.action_accept()
 
     @property
     def form(self) -> FormView:
@@ -84,13 +90,9 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
     def _check(self, content: Any) -> dict[Path, str]:
         if not isinstance(content, dict):
             return {(): "the content must be a JSON object"}
-        if self.unsupported is not None:
-            # Not a schema the spec allows: it may hold a remote $ref, so it is checked without fetching anything.
-            return schema_errors(self.schema, content)
-        return {
-            (() if name == FORM_LEVEL else (name,)): message
-            for name, message in field_errors(self.schema, content).items()
-        }
+        # The same check as the answer's before it is sent (the same format checker, nothing fetched for a $ref),
+        # each error worded for a person and put under its field.
+        return schema_errors(self.schema, content)
 
     def action_accept(self) -> None:
         """Send the content if it passes the schema; otherwise show the errors and send nothing."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static, TextArea
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Static, TextArea
 
 from inspector.replay.export import ExportError, ExportFormat, export_call
+from inspector.ui.keys import Key, bindings
+from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
@@ -32,16 +33,11 @@ LABELS: Final[dict[ExportFormat, str]] = {
 }
 
 
-class ExportModal(ModalScreen[None]):
+class ExportModal(Dialog[None]):
     """Shows call ``call`` (round ``round_`` for curl) of ``timeline`` as curl, JSON-RPC messages or Python."""
 
     DEFAULT_CSS = """
-    ExportModal { align: center middle; }
-    ExportModal > .export-dialog {
-        width: 94%; max-width: 130; height: 85%;
-        border: round $primary; border-title-color: $text; border-title-style: bold;
-        background: $surface; padding: 0 1;
-    }
+    ExportModal > .dialog { max-width: 130; height: 85%; }
     ExportModal .export-title { height: auto; margin-bottom: 1; }
     ExportModal .export-formats { height: 1; margin-bottom: 1; }
     ExportModal .export-formats > Button { margin-right: 2; min-width: 8; }
@@ -53,13 +49,16 @@ class ExportModal(ModalScreen[None]):
     ExportModal #export-note { height: 1; color: $text-muted; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "show('curl')", "curl", id="export.curl", tooltip="A curl command that sends one HTTP round"),
-        Binding("2", "show('json')", "JSON-RPC", id="export.json", tooltip="Every JSON-RPC message of the call"),
-        Binding("3", "show('python')", "Python", id="export.python", tooltip="A script using the official Python SDK"),
-        Binding("c", "copy", "copy", id="export.copy", tooltip="Copy the whole text to the clipboard", priority=True),
-        Binding("escape", "close", "close", id="export.close", tooltip="Close without exporting anything"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "export",
+        Key("1", "show('curl')", "curl", "A curl command that sends one HTTP round"),
+        Key("2", "show('json')", "JSON-RPC", "Every JSON-RPC message of the call"),
+        Key("3", "show('python')", "Python", "A script using the official Python SDK"),
+        Key("c", "copy", "copy", "Copy the whole text to the clipboard", priority=True),
+        Key("escape", "close", "close", "Close without exporting anything"),
+    )
+
+    FIELDS = "#export-text"
 
     def __init__(
         self,
@@ -83,20 +82,20 @@ class ExportModal(ModalScreen[None]):
         self.error: str | None = None
         """Why the call cannot be exported in this format (None when it can)."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="export-dialog") as dialog:
-            dialog.border_title = "Export"
-            yield Static(self._title(), classes="export-title")
-            with Horizontal(classes="export-formats"):
-                for number, (fmt, label) in enumerate(LABELS.items(), start=1):
-                    yield Button(f"{number} {label}", id=f"export-{fmt}", compact=True, tooltip=f"Show as {label}")
-            yield TextArea("", id="export-text", read_only=True, soft_wrap=False, show_line_numbers=False)
-            yield Static("", id="export-error")
-            yield Static(
-                "c copies everything · select with the mouse or shift+arrows, ctrl+c copies a selection",
-                id="export-note",
-            )
-        yield Footer()
+    def box_title(self) -> str:
+        return "Export"
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(self._title(), classes="export-title")
+        with Horizontal(classes="export-formats"):
+            for number, (fmt, label) in enumerate(LABELS.items(), start=1):
+                yield Button(f"{number} {label}", id=f"export-{fmt}", compact=True, tooltip=f"Show as {label}")
+        yield TextArea("", id="export-text", read_only=True, soft_wrap=False, show_line_numbers=False)
+        yield Static("", id="export-error")
+        yield Static(
+            "c copies everything · select with the mouse or shift+arrows, ctrl+c copies a selection",
+            id="export-note",
+        )
 
     def _title(self) -> Text:
         call = self.timeline.call(self.call)
@@ -111,7 +110,7 @@ class ExportModal(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.action_show(self.format)
-        self.query_one(TextArea).focus()
+        super().on_mount()
 
     def action_show(self, fmt: ExportFormat) -> None:
         """Export in ``fmt`` and show the text (or why it cannot be)."""

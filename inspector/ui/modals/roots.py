@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from inspector.answers.roots import parse_root
 from inspector.protocol.methods import ROOTS
+from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.safe_text import safe
 
@@ -102,10 +103,11 @@ class RootsModal(AnswerModal[RootsReply | None]):
     RootsModal #add { margin: 1 0; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+enter,ctrl+j", "send", "Send roots", id="roots.send", tooltip="Send this list of roots"),
-        Binding("ctrl+n", "add", "Add root", id="roots.add", tooltip="Add a row for another root"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "roots",
+        Key("ctrl+enter,ctrl+j", "send", "send roots", "Send this list of roots"),
+        Key("ctrl+n", "add", "add root", "Add a row for another root"),
+    )
 
     def __init__(self, roots: Sequence[Root], *, call: str | None = None, key: str | None = None) -> None:
         super().__init__(ROOTS, call=call, key=key)
@@ -127,7 +129,7 @@ class RootsModal(AnswerModal[RootsReply | None]):
 
     def compose_buttons(self) -> ComposeResult:
         yield Button("Send roots", variant="primary", id="send", compact=True, tooltip="Send this list (ctrl+enter)")
-        yield Button("Cancel the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
+        yield Button("Stop the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
 
     def collect(self) -> list[Root] | None:
         """The roots the rows show, or None (errors shown under their rows) when one is not file://."""

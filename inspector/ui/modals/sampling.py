@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import SAMPLING
+from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.modals.sampling_view import request_text
 
@@ -62,16 +63,11 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
     SamplingModal #sampling-error { color: $error; height: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+enter,ctrl+j", "send", "Send reply", id="sampling.send", tooltip="Send the reply you wrote"),
-        Binding(
-            "s,ctrl+t",
-            "stub",
-            "Stub model",
-            id="sampling.stub",
-            tooltip="Answer with the deterministic stub model (ctrl+t also works while typing the reply)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "sampling",
+        Key("ctrl+enter,ctrl+j", "send", "send reply", "Send the reply you wrote"),
+        Key("s,ctrl+t", "stub", "stub model", "Answer with the stub model (ctrl+t also works while typing the reply)"),
+    )
 
     def __init__(
         self,
@@ -117,7 +113,7 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
             "Send reply", variant="primary", id="send", compact=True, tooltip="Send what you wrote (ctrl+enter)"
         )
         yield Button("Stub model", id="stub", compact=True, tooltip="Let the stub model answer (ctrl+t)")
-        yield Button("Cancel the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
+        yield Button("Stop the call", variant="warning", id="cancel-call", compact=True, tooltip="(escape)")
 
     @property
     def always_stub(self) -> bool:

@@ -3,7 +3,12 @@
 Nothing is fetched. The user consents ("Open"), the URL opens in their browser (or is copied to the clipboard when
 there is no browser, and the dialog says so), and the dialog waits: when the user is done in the browser, "Done,
 retry" answers ``{"action": "accept"}`` and the call is retried. Decline and Cancel answer
-``{"action": "decline"}`` / ``{"action": "cancel"}``; Escape cancels the whole call.
+``{"action": "decline"}`` / ``{"action": "cancel"}``; Escape stops the whole call.
+
+A URL that holds control or invisible characters (an escape sequence, a bell, a bidi override, a zero-width space:
+``sanitize.has_hidden``) is shown through the sanitizer, with its stand-ins, and is never opened or copied: pasted
+into a shell, it would carry them along (the session raises the ``unsafe-url`` finding). The server's message and
+the URL scroll in bounded boxes, so the warnings and the buttons stay on screen however long they are.
 """
 
 from __future__ import annotations
@@ -15,14 +20,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from inspector.answers.base import InputResponse
 from inspector.protocol.methods import ELICITATION
+from inspector.protocol.sanitize import has_hidden
+from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal
 from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser
-from inspector.ui.safe_text import safe
+from inspector.ui.safe_text import clean, safe
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -40,25 +48,22 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
     KIND = "The server asks you to open a web page"
 
     DEFAULT_CSS = """
-    UrlConsentModal .url-box { height: auto; border: round $warning; padding: 0 1; margin-bottom: 1; }
+    UrlConsentModal .url-box {
+        height: auto; max-height: 25vh; border: round $warning; padding: 0 1; margin-bottom: 1;
+    }
     UrlConsentModal .url-box.-safe { border: round $accent; }
     UrlConsentModal #url-status { height: auto; color: $success; margin-top: 1; display: none; }
     UrlConsentModal #url-status.-shown { display: block; }
     UrlConsentModal .answer-note { margin-top: 1; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "o",
-            "open",
-            "Open",
-            id="url.open",
-            tooltip="Consent: open the URL in your browser (nothing is fetched here)",
-        ),
-        Binding("r", "done", "Done, retry", id="url.done", tooltip='Answer {"action": "accept"}: the call is retried'),
-        Binding("d", "decline", "Decline", id="url.decline", tooltip='Answer {"action": "decline"}'),
-        Binding("c", "cancel", "Cancel", id="url.cancel", tooltip='Answer {"action": "cancel"}'),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "url",
+        Key("o", "open", "open", "Consent: open the URL in your browser (nothing is fetched here)"),
+        Key("r", "done", "done, retry", 'Answer {"action": "accept"}: the call is retried'),
+        Key("d", "decline", "decline", 'Answer {"action": "decline"}: the server hears that you said no'),
+        Key("c", "cancel", "cancel (answer)", 'Answer {"action": "cancel"}: dismissed without a choice'),
+    )
 
     def __init__(
         self,
@@ -74,16 +79,25 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
         url = params.get("url")
         self.url = url if isinstance(url, str) else ""
         self.view: UrlView = analyse(self.url, server_host)
+        self.hidden = has_hidden(self.url)
+        """The URL holds control or invisible characters: it is shown with stand-ins, never opened or copied."""
         self.opener = opener
         self.opened: bool | None = None
         """None before consent; then True (opened in a browser) or False (copied to the clipboard)."""
 
     def compose_dialog(self) -> ComposeResult:
         yield self.message_widget(self.params.get("message"))
-        box = Static(self.highlighted(), classes="url-box")
+        box = VerticalScroll(Static(self.highlighted()), classes="url-box", can_focus=False)
         box.border_title = "URL (not fetched)"
-        box.set_class(not self.view.warnings, "-safe")
+        box.set_class(not self.view.warnings and not self.hidden, "-safe")
         yield box
+        if self.hidden:
+            yield Static(
+                "⚠ The URL holds control or invisible characters (shown above as ␛, ␇, ⟨U+…⟩): it will not be "
+                "opened or copied. Decline, or stop the call.",
+                classes="answer-warning",
+                markup=False,
+            )
         for warning in self.view.warnings:
             yield Static(safe(f"⚠ {warning}"), classes="answer-warning")
         yield Static("", id="url-status")
@@ -94,17 +108,25 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
         )
 
     def compose_buttons(self) -> ComposeResult:
-        yield Button("Open in browser", variant="primary", id="open", compact=True, tooltip="Consent and open (o)")
+        yield Button(
+            "Open in browser",
+            variant="primary",
+            id="open",
+            compact=True,
+            tooltip="Consent and open (o)",
+            disabled=self.hidden,
+        )
         yield Button("Done, retry", variant="success", id="done", compact=True, disabled=True, tooltip="(r)")
         yield Button("Decline", id="decline", compact=True, tooltip='Answer {"action": "decline"} (d)')
         yield Button("Cancel", variant="warning", id="cancel", compact=True, tooltip='Answer {"action": "cancel"} (c)')
 
     def highlighted(self) -> Text:
-        """The full URL, literally, with its real domain in bold (and its look-alike disguises dimmed)."""
+        """The full URL, literally (a newline in it shown as ⏎, like any hidden character), with its real domain in
+        bold (and its look-alike disguises dimmed)."""
         text = Text(no_wrap=False, overflow="fold")
-        text.append_text(safe(self.view.prefix, "dim"))
-        text.append_text(safe(self.view.host, self._host_style()))
-        text.append_text(safe(self.view.rest, "dim"))
+        text.append(clean(self.view.prefix, keep_newlines=False), "dim")
+        text.append(clean(self.view.host, keep_newlines=False), self._host_style())
+        text.append(clean(self.view.rest, keep_newlines=False), "dim")
         return text
 
     def _host_style(self) -> Style:
@@ -116,9 +138,17 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
         except StyleSyntaxError:
             return Style(bold=True, underline=True)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open":
+            return not self.hidden and self.opened is None
+        if action == "done":
+            return self.opened is not None
+        return True
+
     async def action_open(self) -> None:
-        """Consent: open the URL in a browser (or copy it when there is none); then wait for "Done, retry"."""
-        if self.opened is not None:
+        """Consent: open the URL in a browser (or copy it when there is none); then wait for "Done, retry". A URL
+        with hidden characters is neither."""
+        if self.opened is not None or self.hidden:
             return
         opened = self.view.openable and await asyncio.to_thread(self.opener, self.url)
         if not opened:
@@ -137,6 +167,7 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
         done = self.query_one("#done", Button)
         done.disabled = False
         done.focus()
+        self.refresh_bindings()
 
     def action_done(self) -> None:
         """The user finished in the browser: answer ``{"action": "accept"}`` (consent only, no content)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from inspector.ui.modals.answers_editor import AnswersEditor
+from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.resend import EditedAnswers, answers_of, resend_plan
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
 
@@ -70,11 +71,11 @@ class CallComposer:
                 return
             name, arguments = value
             if kind == "templates":
-                self.send("resources", str(arguments.get("uri", name)), None, resend_of=resend_of)
+                self.send("resources", name, None, resend_of=resend_of)  # the URI the template expanded to
             else:
                 self.send(kind, name, arguments, resend_of=resend_of)
 
-        self.app.push_screen(ComposeScreen(item, kind=kind, initial=initial, title=title), composed)
+        open_dialog(self.app, ComposeScreen(item, kind=kind, initial=initial, title=title), composed)
 
     def resend(self, call: Call, round_: int, catalog: dict[CatalogKind, list[dict[str, Any]]]) -> str | None:
         """Compose ``call`` again (its arguments), or from a round row edit the answers it was given; returns why
@@ -96,5 +97,5 @@ class CallComposer:
             source = EditedAnswers(value, self.answers)
             self.send(kind, name, arguments, answers=source, resend_of=call.index)
 
-        self.app.push_screen(AnswersEditor(call, round_, answers), edited)
+        open_dialog(self.app, AnswersEditor(call, round_, answers), edited)
         return None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -29,11 +30,9 @@ if TYPE_CHECKING:
 class ConnectScreen(Screen[Target]):
     """Recent targets and configured servers; dismisses with the chosen ``Target``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "slash", "type_spec", "type target", id="connect.type", tooltip="Type a command line or an http(s):// URL"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "connect", Key("slash", "type_spec", "type target", "Type a command line or an http(s):// URL")
+    )
 
     DEFAULT_CSS = """
     ConnectScreen { align: center top; }

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input
@@ -30,18 +30,23 @@ from inspector.ui.bridge import (
     SessionWasChanged,
     TimelineBridge,
 )
+from inspector.ui.interactive_answers import InteractiveAnswers
+from inspector.ui.key_hold import released
+from inspector.ui.keys import Key, bindings, typing
+from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import READ_ONLY
 from inspector.ui.screens.call_composer import CallComposer
+from inspector.ui.screens.detail_show import DetailShow
 from inspector.ui.screens.live_session import LiveSession
 from inspector.ui.screens.replay_walk import ReplayWalk
-from inspector.ui.selection import selection
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import item_document
+from inspector.ui.widgets.query_box import FilterBox
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -61,20 +66,15 @@ if TYPE_CHECKING:
 class MainScreen(Screen[None]):
     """Everything about one session (or one recording, read-only)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_step", "next message", id="replay.next", tooltip="Replay: reveal the next message"),
-        Binding("N", "all_steps", "all", id="replay.all", tooltip="Replay: reveal every remaining message"),
-        Binding("slash", "search", "search", id="main.search", tooltip="Search the catalog"),
-        Binding(
-            "f",
-            "filter",
-            "filter",
-            id="main.filter",
-            tooltip="Filter the timeline: method:, name:, status:, error, findings",
-        ),
-        Binding("r", "reconnect", "retry", id="main.reconnect", tooltip="Try to connect again"),
-        Binding("escape", "back", "servers", id="main.back", tooltip="Close this session and choose another server"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "main",
+        Key("n", "step(False)", "next message", "Replay: reveal the next message"),
+        Key("N", "step(True)", "all", "Replay: reveal every remaining message"),
+        Key("slash", "search", "search", "Search the catalog", priority=True),
+        Key("f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True),
+        Key("r", "reconnect", "retry", "Try to connect again"),
+        Key("escape", "back", "servers", "Close this session and choose another server"),
+    )
 
     def __init__(
         self,
@@ -101,16 +101,10 @@ class MainScreen(Screen[None]):
         """connecting, connected, failed, closed, or replay (shown in the header)."""
         self.failure: BaseException | None = None
         """Why the last connect failed."""
-        self.selected: tuple[int, int] | None = None
-        """(call, round) shown in the detail pane."""
         self.catalog_loaded = False
         """True once every catalog list came back (tests wait on it)."""
-        self.resent_from: dict[int, int] = {}
-        """Resent call -> the call it resent (their results are compared in the detail pane)."""
         self._resend_of: int | None = None
         self._bridge: TimelineBridge | None = None
-        self._unfold = False
-        self._show_queued = False
         self._empty = Timeline(target=target.display_name)
 
     @property
@@ -127,7 +121,7 @@ class MainScreen(Screen[None]):
                 with Vertical(id="middle"):
                     yield ConnectErrorPanel(id="connect-error")
                     yield TimelineView(self.timeline, id="timeline")
-                    yield Input(
+                    yield FilterBox(
                         placeholder="filter: method:tools/call name:weather status:complete error findings",
                         id="filter",
                     )
@@ -152,6 +146,11 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.composer = CallComposer(self.app, self.run_call, self.answers)
         """Opens the composer (or the answers editor of a resend) and makes the call composed."""
+        keys = self.query_one(CallKeys)
+        self.shown = DetailShow(
+            lambda: self.timeline, self.query_one(DetailView), self.query_one(RequestStatePanel), keys
+        )
+        """Shows the highlighted call or round on the detail pane, the requestState panel and the call keys."""
         self.query_one("#timeline").border_title = "Timeline"
         self.query_one("#detail").border_title = "Detail"
         self.query_one("#console").border_title = "Console  stderr · logs · transport"
@@ -240,7 +239,11 @@ class MainScreen(Screen[None]):
         self._resend_of = resend_of
         if resend_of is None:
             self.timeline_view.cursor = 0
-        await self.live.call(kind, name, arguments, answers)
+        try:
+            await self.live.call(kind, name, arguments, answers)
+        finally:
+            if isinstance(self.answers, InteractiveAnswers):
+                self.answers.release_between()  # the call ended before asking the question the keys waited for
 
     async def close_session(self) -> None:
         """Stop listening and close the session (bounded)."""
@@ -261,16 +264,17 @@ class MainScreen(Screen[None]):
         return True
 
     # ------------------------------------------------------------------------------------------------ catalog
+    # A key that asks for a dialog holds the keys typed after it (``key_hold``); the handlers release the hold
+    # once the dialog is open (it holds them on until its first field has the focus) or will not be.
     @on(Catalog.Chosen)
     def _chosen(self, event: Catalog.Chosen) -> None:
-        if self._can_send(""):
-            self.composer.choose(event.item, event.kind)
+        with released(event.hold):
+            if self._can_send(""):
+                self.composer.choose(event.item, event.kind)
 
     @on(Catalog.Previewed)
     def _previewed(self, event: Catalog.Previewed) -> None:
-        self.query_one(DetailView).show(item_document(event.kind, event.item))
-        self.selected = None
-        self.query_one(CallKeys).point_at(None)
+        self.shown.preview(item_document(event.kind, event.item))
 
     # ------------------------------------------------------------------------------------------------ timeline
     # The bridge posts to the timeline widget, which redraws itself from them; the messages then bubble up here.
@@ -284,7 +288,7 @@ class MainScreen(Screen[None]):
     @on(RoundWasUpdated)
     @on(CallWasFinished)
     def _call_changed(self, message: RoundWasStarted | RoundWasUpdated | CallWasFinished) -> None:
-        self._maybe_show(message.call.index)
+        self.shown.changed(message.call.index)
 
     def on_console_was_appended(self, message: ConsoleWasAppended) -> None:
         if self.walk is None:  # a recording's console is written by its walk, in record order
@@ -298,53 +302,36 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------------------------------------ detail
     @on(TimelineView.Highlighted)
     def _highlighted(self, event: TimelineView.Highlighted) -> None:
-        if (event.call, event.round) == self.selected:
-            return  # announced again (the timeline got the focus back) while still shown
-        self._unfold = False
-        self._show(event.call, event.round)
+        self.shown.highlighted(event.call, event.round)
 
     @on(DetailView.UnfoldRequested)
     def _unfold_requested(self) -> None:
-        self._unfold = True
-        if self.selected is not None:
-            self._show(*self.selected, keep_scroll=True)
+        self.shown.unfolded()
 
-    def _maybe_show(self, call: int) -> None:
-        """The call shown changed: drawn again once for however many changes are queued. A call that sends
-        progress changes hundreds of times a second, and a key pressed meanwhile (``k`` to cancel it) must not wait
-        behind as many redraws of its detail."""
-        if self.selected is not None and self.selected[0] == call and not self._show_queued:
-            self._show_queued = True
-            self.call_later(self._show_again)
+    @property
+    def selected(self) -> tuple[int, int] | None:
+        """(call, round) shown in the detail pane."""
+        return self.shown.selected
 
-    def _show_again(self) -> None:
-        self._show_queued = False
-        if self.selected is not None:
-            self._show(*self.selected, keep_scroll=True)
-
-    def _show(self, call_index: int, round_index: int, *, keep_scroll: bool = False) -> None:
-        shown = selection(self.timeline, call_index, round_index, unfold=self._unfold, resent_from=self.resent_from)
-        if shown is None:
-            return
-        self.selected = (call_index, round_index)
-        self.query_one(DetailView).show(shown.document, keep_scroll=keep_scroll)
-        panel = self.query_one(RequestStatePanel)
-        panel.where = shown.where
-        panel.state = shown.state
-        self.query_one(CallKeys).point_at(shown.call, round_index)  # (which redraws the footer)
+    @property
+    def resent_from(self) -> dict[int, int]:
+        """Resent call -> the call it resent (their results are compared in the detail pane)."""
+        return self.shown.resent_from
 
     # ------------------------------------------------------------------------------------------------ call keys
     @on(CallKeys.ExportRequested)
     def _export(self, event: CallKeys.ExportRequested) -> None:
         header = self.walk.recording.header if self.walk is not None else None
-        self.app.push_screen(ExportModal(self.timeline, event.call.index, event.round, header=header))
+        with released(event.hold):
+            open_dialog(self.app, ExportModal(self.timeline, event.call.index, event.round, header=header))
 
     @on(CallKeys.ResendRequested)
     def _resend(self, event: CallKeys.ResendRequested) -> None:
-        if self._can_send():
-            refused = self.composer.resend(event.call, event.round, self.query_one(Catalog).items)
-            if refused is not None:
-                self.notify(refused)
+        with released(event.hold):
+            if self._can_send():
+                refused = self.composer.resend(event.call, event.round, self.query_one(Catalog).items)
+                if refused is not None:
+                    self.notify(refused)
 
     @on(CallKeys.CancelRequested)
     async def _cancel(self, event: CallKeys.CancelRequested) -> None:
@@ -359,25 +346,23 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------------------------------------ screen keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("next_step", "all_steps"):
+        if action in ("search", "filter") and typing(self.app):
+            return False  # the letter is typed in the text field that has the cursor
+        if action == "step":
             return self.walk is not None and self.walk.steps_left
         if action == "reconnect":
             return self.state == "failed"
         if action == "back":
-            return self.can_go_back or self.focused is self.query_one("#filter")
+            return self.can_go_back
         return True
 
-    def action_next_step(self) -> None:
-        """Reveal the next recorded message."""
+    def action_step(self, rest: bool) -> None:
+        """Reveal the next recorded message (``rest``: every remaining one)."""
         if self.walk is not None:
-            self.walk.next_step()
-            self._header()
-            self.refresh_bindings()
-
-    def action_all_steps(self) -> None:
-        """Reveal every remaining recorded message."""
-        if self.walk is not None:
-            self.walk.all_steps()
+            if rest:
+                self.walk.all_steps()
+            else:
+                self.walk.next_step()
             self._header()
             self.refresh_bindings()
 
@@ -385,7 +370,7 @@ class MainScreen(Screen[None]):
         self.query_one(Catalog).focus_search()
 
     def action_filter(self) -> None:
-        field = self.query_one("#filter", Input)
+        field = self.query_one(FilterBox)
         field.display = True
         field.focus()
 
@@ -394,19 +379,15 @@ class MainScreen(Screen[None]):
         self.timeline_view.filter_text = event.value
 
     @on(Input.Submitted, "#filter")
-    def _filter_done(self, event: Input.Submitted) -> None:
-        field = self.query_one("#filter", Input)
-        field.display = bool(event.value)
+    @on(FilterBox.Left)
+    def _filter_done(self) -> None:
+        field = self.query_one(FilterBox)
+        field.display = bool(field.value)  # an empty filter goes away; one that filters stays in sight
         self.timeline_view.focus()
 
     def action_reconnect(self) -> None:
         self.connect()
 
     async def action_back(self) -> None:
-        field = self.query_one("#filter", Input)
-        if self.focused is field:
-            field.display = bool(field.value)
-            self.timeline_view.focus()
-            return
         await self.close_session()
         self.dismiss(None)

@@ -6,17 +6,22 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rich.text import Text
 from textual import on
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
+from inspector.ui.key_hold import hold_keys
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import one_line
+from inspector.ui.widgets.query_box import SearchBox
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+
+    from inspector.ui.key_hold import Hold
 
 ANNOTATIONS: Final = (
     ("readOnlyHint", "ro"),
@@ -44,26 +49,53 @@ def badges(item: dict[str, Any]) -> list[str]:
     return [mark for key, mark in ANNOTATIONS if annotations.get(key) is True]
 
 
-def matches(item: dict[str, Any], kind: CatalogKind, query: str) -> bool:
-    """Whether the search text occurs in the item's name, title or description."""
-    if not query:
-        return True
-    haystack = " ".join(str(item.get(key, "")) for key in ("name", "title", "description", "uri", "uriTemplate"))
-    return query.lower() in haystack.lower() or query.lower() in item_name(kind, item).lower()
+def rank(item: dict[str, Any], kind: CatalogKind, query: str) -> int | None:
+    """How well the search text matches the item, best first: 0 the name itself, 1 the start of the name, 2 in
+    the name, 3 in the title, 4 in the description; None when it does not match. No text matches everything (0)."""
+    wanted = query.strip().lower()
+    if not wanted:
+        return 0
+    name = item_name(kind, item).lower()
+    if name == wanted:
+        return 0
+    if name.startswith(wanted):
+        return 1
+    if wanted in name or wanted in str(item.get("name", "")).lower():
+        return 2
+    if wanted in str(item.get("title", "")).lower():
+        return 3
+    return 4 if wanted in str(item.get("description", "")).lower() else None
+
+
+def ranked(items: list[dict[str, Any]], kind: CatalogKind, query: str) -> list[dict[str, Any]]:
+    """The items that match ``query``, best match first (in the server's order among equals)."""
+    scored = [
+        (score, position, item) for position, item in enumerate(items) if (score := rank(item, kind, query)) is not None
+    ]
+    return [item for _, _, item in sorted(scored, key=lambda entry: (entry[0], entry[1]))]
 
 
 class CatalogList(OptionList):
     """The list itself; ``enter`` calls the highlighted item."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "enter",
-            "select",
-            "call",
-            id="catalog.call",
-            tooltip="Call the highlighted tool or prompt, or read the resource",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "catalog",
+        Key("enter", "select", "call", "Call the highlighted tool or prompt, or read the resource", priority=True),
+    )
+
+    KEYS_WHERE: ClassVar[str] = "catalog"
+    """What the help screen names as where these keys work."""
+
+    pending: Hold | None = None
+    """The keys held since enter chose an item, handed on with ``Catalog.Chosen``."""
+
+    def action_select(self) -> None:
+        # Enter asks for the composer (a dialog) most of the time: the keys typed until it has the focus are held
+        # for it; the screen releases them once it has opened it, or sent the call at once (a resource).
+        index = self.highlighted
+        if index is not None and not self.get_option_at_index(index).disabled:
+            self.pending = hold_keys(self.app)
+        super().action_select()
 
 
 class Catalog(Vertical):
@@ -72,19 +104,23 @@ class Catalog(Vertical):
     DEFAULT_CSS = """
     Catalog { width: 30; border: round $panel; background: $surface; }
     Catalog:focus-within { border: round $primary; }
-    Catalog Input { border: none; height: 1; padding: 0 1; background: $panel; }
+    /* One line, focused or not: Input's own focus border would leave no room for the query. */
+    Catalog Input, Catalog Input:focus { border: none; height: 1; padding: 0 1; background: $panel; }
+    Catalog Input:focus { background: $primary-muted; }
     Catalog CatalogList, Catalog CatalogList:focus { border: none; height: 1fr; background: $surface; }
     """
 
     class Chosen(Message):
         """The user chose an item (enter or click)."""
 
-        def __init__(self, kind: CatalogKind, item: dict[str, Any]) -> None:
+        def __init__(self, kind: CatalogKind, item: dict[str, Any], hold: Hold | None = None) -> None:
             super().__init__()
             self.kind = kind
             """tools, prompts, resources or templates."""
             self.item = item
             """The item as the server listed it."""
+            self.hold = hold
+            """The keys held since enter chose it; released once its composer is open (or the call sent)."""
 
     class Previewed(Message):
         """An item was highlighted."""
@@ -104,7 +140,7 @@ class Catalog(Vertical):
         self._by_option: dict[str, tuple[CatalogKind, dict[str, Any]]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="/ search", id="catalog-search")
+        yield SearchBox(placeholder="/ search", id="catalog-search")
         yield CatalogList(id="catalog-list")
 
     def on_mount(self) -> None:
@@ -132,7 +168,7 @@ class Catalog(Vertical):
         options: list[Option] = []
         self._by_option = {}
         for kind in CATALOG_KINDS:
-            shown = [item for item in self.items[kind] if matches(item, kind, self.query_text)]
+            shown = ranked(self.items[kind], kind, self.query_text)
             options.append(
                 Option(Text(f"{CATALOG[kind].label} {len(shown)}", style="bold"), id=f"head:{kind}", disabled=True)
             )
@@ -147,13 +183,15 @@ class Catalog(Vertical):
             listing.highlighted = listing.get_option_index(next(iter(self._by_option)))
 
     def _label(self, kind: CatalogKind, item: dict[str, Any]) -> Text:
-        label = Text("  ", end="", no_wrap=True)
-        label.append(one_line(item_name(kind, item), 60))
-        title = item.get("title")
-        if isinstance(title, str) and title and title != item.get("name"):
-            label.append(f" · {one_line(title, 40)}", style="italic")
+        """The name (and its annotation marks), then the title on a line of its own, so a narrow catalog wraps
+        between them, never in the middle of either."""
+        label = Text("  ", end="")
+        label.append(one_line(item_name(kind, item), 200))
         for mark in badges(item):
             label.append(f" [{mark}]", style="dim")
+        title = item.get("title")
+        if isinstance(title, str) and title and title != item.get("name"):
+            label.append(f"\n    {one_line(title, 200)}", style="italic dim")
         return label
 
     @on(Input.Changed, "#catalog-search")
@@ -162,15 +200,20 @@ class Catalog(Vertical):
         self._rebuild()
 
     @on(Input.Submitted, "#catalog-search")
+    @on(SearchBox.Left)
     def _search_done(self) -> None:
         self.query_one(CatalogList).focus()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        listing = self.query_one(CatalogList)
+        hold, listing.pending = listing.pending, None  # None: chosen with the mouse, nothing held
         found = self._by_option.get(event.option.id or "")
         if found is not None:
-            self.post_message(self.Chosen(*found))
+            self.post_message(self.Chosen(*found, hold))
+        elif hold is not None:
+            hold.release()
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -11,22 +11,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path, form_spec, prompt_spec
+from inspector.ui.key_hold import hold_keys, released
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe, safe_line
 from inspector.ui.widgets.form_check import schema_errors
-from inspector.ui.widgets.form_groups import FormView
+from inspector.ui.widgets.form_groups import FormView, is_simple
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from textual.app import ComposeResult
 
-ComposerKind = Literal["tool", "prompt"]
+    from inspector.ui.key_hold import Hold
+
+ComposerKind = Literal["tool", "prompt", "resource"]
+METHODS: dict[ComposerKind, str] = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
+"""The request each kind of composer makes."""
+BUTTONS: dict[ComposerKind, str] = {"tool": "Call", "prompt": "Get prompt", "resource": "Read"}
 
 
 class Composer(Vertical):
@@ -36,27 +43,34 @@ class Composer(Vertical):
     Composer { height: 1fr; padding: 0 1; }
     Composer > .composer-header { height: auto; }
     Composer > .composer-description { color: $text-muted; height: auto; max-height: 6; margin-bottom: 1; }
+    Composer > .composer-preview { height: auto; margin-bottom: 1; }
     Composer > .composer-body { height: 1fr; }
     Composer > .composer-footer { height: 1; dock: bottom; }
     Composer > .composer-footer > Button { width: auto; min-width: 8; }
+    Composer > .composer-footer > .composer-keys { width: auto; color: $text-muted; padding-left: 2; }
     Composer > .composer-footer > .composer-status { width: 1fr; color: $error; padding-left: 2; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "composer",
+        Key(
             "ctrl+enter,ctrl+j",
             "submit",
-            "Call",
-            id="composer.call",
-            tooltip="Send the call with the arguments the form shows (checked against the schema first)",
+            "send",
+            "Send the call with the arguments shown (checked first)",
+            priority=True,
         ),
-    ]
+    )
 
     class Submitted(Message):
         """The user asked to run the call; ``arguments`` are exactly what the form shows."""
 
-        def __init__(self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool") -> None:
+        def __init__(
+            self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool", hold: Hold | None = None
+        ) -> None:
             super().__init__()
+            self.hold = hold
+            """The keys typed after sending, held until the composer is closed (they are for the screen behind)."""
             self.tool_name = tool_name
             """The tool's name (the prompt's name when ``kind`` is "prompt")."""
             self.arguments = arguments
@@ -98,16 +112,21 @@ class Composer(Vertical):
         description = self.tool.get("description")
         if isinstance(description, str) and description:
             yield Static(safe(description), classes="composer-description")
+        if self.kind == "resource":
+            yield Static("", classes="composer-preview")  # the URI read, written by the screen as you type
         with VerticalScroll(classes="composer-body"):
             yield FormView(self.spec, self._check, initial=self.initial, id="composer-form")
         with Horizontal(classes="composer-footer"):
-            label = "Get prompt" if self.kind == "prompt" else "Call"
-            yield Button(label, variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)")
+            yield Button(
+                BUTTONS[self.kind], variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)"
+            )
+            how = "⏎ in the last field or " if is_simple(self.spec) else ""
+            yield Static(f"{how}ctrl+enter sends · tab next field", classes="composer-keys")
             yield Static("", classes="composer-status")
 
     def _header(self) -> Text:
         header = Text()
-        header.append("prompts/get " if self.kind == "prompt" else "tools/call ", style="dim")
+        header.append(f"{METHODS[self.kind]} ", style="dim")
         header.append_text(safe_line(self.name_, "bold"))
         title = self.tool.get("title")
         if isinstance(title, str) and title and title != self.name_:
@@ -142,9 +161,14 @@ class Composer(Vertical):
             status.update(f"{count} field{'s' if count != 1 else ''} to fix before sending")
             return
         status.update("")
-        self.post_message(self.Submitted(self.name_, arguments, self.kind))
+        self.post_message(self.Submitted(self.name_, arguments, self.kind, hold_keys(self.app)))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "composer-call":
             event.stop()
+            self.action_submit()
+
+    def on_form_view_submitted(self, event: FormView.Submitted) -> None:
+        event.stop()
+        with released(event.hold):
             self.action_submit()

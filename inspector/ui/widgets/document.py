@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from inspector.headless.render import STARTUP, duration, waited
+
 if TYPE_CHECKING:
     from inspector.session.timeline import Call, Finding, HttpInfo, Round, WireMessage
 
@@ -92,10 +94,6 @@ def _size(size: int) -> str:
     return f"{size / 1000:.1f} kB" if size >= 1000 else f"{size} bytes"
 
 
-def _ms(value: float | None) -> str:
-    return "pending" if value is None else f"{value:.0f} ms"
-
-
 def _http(doc: Document, http: HttpInfo | None, label: str) -> None:
     if http is None:
         return
@@ -131,7 +129,13 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
     doc = Document()
     rounds = len(call.rounds)
     doc.add("heading", f"#{call.index} {call.method} {call.name or ''}".rstrip())
-    doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {_ms(call.total_ms)}")
+    times = f"server {duration(call.server_ms)}"
+    wait = waited(call.answer_sources, call.wait_ms)
+    if wait:
+        times += f" · waited for {wait}"
+    if call.total_ms is not None:
+        times += f" · {duration(call.total_ms)} in all"
+    doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {times}")
     if call.status_detail:
         doc.add("error" if call.status != "complete" else "text", call.status_detail)
     doc.heading("params")
@@ -148,8 +152,9 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
     return doc
 
 
-def round_document(call: Call, round_: Round, *, unfold: bool = False) -> Document:
-    """The detail of a round: exact request and response, HTTP, input requests, answers, notifications, findings."""
+def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: bool = False) -> Document:
+    """The detail of a round: its times, exact request and response, HTTP, input requests, answers, notifications,
+    findings. ``startup``: its time includes the server's start-up (the first request over stdio)."""
     doc = Document()
     kind = "server request" if round_.kind == "server-request" else "round"
     previous = call.rounds[round_.index - 2].request_id if round_.index > 1 else None
@@ -159,7 +164,15 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False) -> Docume
         else f"id {round_.request_id}"
     )
     doc.add("heading", f"#{call.index} {kind} {round_.index} · {ids}")
-    doc.add("text", f"{round_.method} → {round_.result_type or 'pending'} · {_ms(round_.latency_ms)}")
+    position = call.rounds.index(round_)
+    wait = waited(round_.answer_sources, call.round_wait_ms[position])
+    if round_.kind == "server-request":
+        times = f"answered after {wait}" if wait else "waiting for the answer"
+    else:
+        times = f"server {duration(call.round_server_ms[position])}" + (f" · then waited for {wait}" if wait else "")
+    doc.add("text", f"{round_.method} → {round_.result_type or 'pending'} · {times}")
+    if startup:
+        doc.add("dim", f"This time {STARTUP}: the first request over stdio waits until the process reads it.")
     doc.heading("request (client → server)" if round_.kind == "request" else "request (server → client)")
     doc.wire(round_.request, unfold=unfold)
     _http(doc, round_.request.http, "request")

@@ -24,6 +24,63 @@ if TYPE_CHECKING:
 REQUIRED: Final = "required"
 """The message shown under a required field left empty."""
 
+TYPES: Final = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+FORMATS: Final = {
+    "email": "not an email address",
+    "date": "not a date (2026-08-03)",
+    "date-time": "not a date and time (2026-08-03T10:00:00Z)",
+    "time": "not a time (10:00:00)",
+    "uri": "not a URI (https://example.com/...)",
+    "uri-reference": "not a URI reference",
+    "ipv4": "not an IPv4 address",
+    "ipv6": "not an IPv6 address",
+    "hostname": "not a host name",
+    "uuid": "not a UUID",
+}
+"""What a person is told when a value is not in a ``format``."""
+
+
+WORDS: Final = {
+    "minLength": "at least {value} characters",
+    "maxLength": "at most {value} characters",
+    "minimum": "at least {value}",
+    "maximum": "at most {value}",
+    "exclusiveMinimum": "more than {value}",
+    "exclusiveMaximum": "less than {value}",
+    "multipleOf": "a multiple of {value}",
+    "minItems": "choose at least {value}",
+    "maxItems": "choose at most {value}",
+    "uniqueItems": "the same item is chosen twice",
+    "const": "must be {value}",
+    "pattern": "must match {value}",
+}
+"""The other messages, by keyword (``{value}`` is the schema's bound)."""
+
+
+def humane(error: ValidationError) -> str:
+    """The message under a field, in words a person uses ("not an email address", "at most 50"), rather than
+    jsonschema's (``'x' is not a 'email'``); what has no plain wording keeps jsonschema's."""
+    value, kind = error.validator_value, str(error.validator)
+    if kind == "type":
+        names = value if isinstance(value, list) else [value]
+        return "must be " + " or ".join(TYPES.get(str(name), str(name)) for name in names)
+    if kind == "format":
+        return FORMATS.get(str(value), f"not a valid {value}")
+    if kind == "enum" and isinstance(value, list):
+        return "one of: " + ", ".join(str(option) for option in value)
+    if kind in WORDS:
+        worded = WORDS[kind].format(value=value)
+        return worded.replace(" characters", " character") if value == 1 else worded
+    return error.message
+
 
 def schema_errors(schema: Mapping[str, Any], value: Any) -> dict[Path, str]:
     """Each path in ``value`` that fails ``schema``, with its first message; {} when valid.
@@ -74,4 +131,4 @@ def _record(error: ValidationError, errors: dict[Path, str]) -> None:
             if name not in error.instance:
                 errors.setdefault((*path, str(name)), REQUIRED)
         return
-    errors.setdefault(path, error.message)
+    errors.setdefault(path, humane(error))

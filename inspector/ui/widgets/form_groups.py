@@ -7,13 +7,17 @@ the field it belongs to. Array items are added and removed in place; a choice sw
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Select, Static
+from textual.message import Message
+from textual.widgets import Button, Input, Select, Static
 
 from inspector.protocol.form_values import matches_kind
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path
+from inspector.ui.key_hold import hold_keys
+from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import schema_errors, sub_schema
 from inspector.ui.widgets.form_fields import LEAF_WIDGETS, Collected, FieldWidget, JsonField
@@ -21,8 +25,19 @@ from inspector.ui.widgets.form_fields import LEAF_WIDGETS, Collected, FieldWidge
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
+    from inspector.ui.key_hold import Hold
+
 Checker = Callable[[Any], dict[Path, str]]
 """Validates a collected value; returns the error at each failing path."""
+SIMPLE_KINDS: Final = frozenset({"string", "number", "integer", "boolean", "enum", "multi"})
+"""The field kinds of a simple form (see ``FormView.simple``)."""
+FIELD_CONTROLS: Final = "Input, TextArea, Select, SelectionList, Checkbox"
+"""The widgets a person types or picks in."""
+
+
+def is_simple(spec: FieldSpec) -> bool:
+    """A simple form: every field is a leaf of the root object (no object, array, choice or JSON field)."""
+    return spec.kind == "object" and all(field.kind in SIMPLE_KINDS for field in spec.fields)
 
 
 def build_field(spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> FieldWidget:
@@ -170,7 +185,23 @@ class ChoiceField(FieldWidget):
 
 
 class FormView(Vertical):
-    """A whole form for one spec: reads it, checks it and shows each error under its field."""
+    """A whole form for one spec: reads it, checks it and shows each error under its field. Enter in a text field
+    moves to the next field; in the last field of a simple form (text, numbers, choices: nothing nested), it posts
+    ``Submitted``, so a short form is sent without reaching for another key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "form",
+        Key("enter", "field_enter", "next field", "Next field; in the last field of a short form, send", show=False,
+            priority=True),
+    )  # fmt: skip
+
+    class Submitted(Message):
+        """Enter in the last field of a simple form: the dialog sends it (checked first, as with its own key)."""
+
+        def __init__(self, hold: Hold | None) -> None:
+            super().__init__()
+            self.hold = hold
+            """The keys typed after Enter, held until the dialog has sent (or shown what to fix)."""
 
     DEFAULT_CSS = """
     FormView { height: auto; }
@@ -242,6 +273,20 @@ class FormView(Vertical):
                 focusable[0].focus()
         self.set_class(bool(loose), "-invalid")
         self.query_children(".form-error").first(Static).update(safe("\n".join(loose)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "field_enter":
+            focused = self.screen.focused
+            return isinstance(focused, Input) and self in focused.ancestors
+        return True
+
+    def action_field_enter(self) -> None:
+        """Enter in a text field, at once (a priority key: the keys typed next go to the field it moves to)."""
+        fields = [widget for widget in self.query(FIELD_CONTROLS) if widget.focusable]
+        if is_simple(self.spec) and fields and self.screen.focused is fields[-1]:
+            self.post_message(self.Submitted(hold_keys(self.app)))
+        else:
+            self.screen.focus_next()
 
     def on_json_field_edited(self, event: JsonField.Edited) -> None:
         """Check a JSON field as it is typed: syntax first, then its part of the schema."""

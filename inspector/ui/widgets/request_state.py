@@ -10,10 +10,9 @@ import base64
 import binascii
 import json
 import re
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -69,10 +68,6 @@ def echo_line(state: RequestState) -> tuple[str, str]:
 class RequestStatePanel(Widget):
     """Shows ``state`` (None: a note that the selected round carried none)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy", "copy state", id="state.copy", tooltip="Copy the requestState value to the clipboard"),
-    ]
-
     DEFAULT_CSS = """
     RequestStatePanel { height: 1fr; border: round $panel; border-title-color: $request-state; background: $surface; }
     RequestStatePanel:focus-within { border: round $request-state; }
@@ -127,8 +122,3 @@ class RequestStatePanel(Widget):
         text, style = echo_line(state)
         echo.update(text)
         echo.set_classes(f"state-meta {style}")
-
-    def action_copy(self) -> None:
-        if self.state is not None:
-            self.app.copy_to_clipboard(self.state.value)
-            self.notify("requestState copied to the clipboard")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 
+from inspector.headless.render import STARTUP, answer_summary, duration, includes_startup, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 
@@ -72,17 +73,8 @@ class CallFilter:
 def _answer_lines(round_: Round) -> list[str]:
     lines = []
     for answer in round_.answers:
-        response = answer.response
-        action = response.get("action")
-        content = response.get("content")
-        if action == "accept" and isinstance(content, dict):
-            shown = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in content.items())
-        elif isinstance(action, str):
-            shown = action
-        else:
-            shown = json.dumps(response, ensure_ascii=False)
         key = f"{answer.key}: " if answer.key else ""
-        lines.append(f"answered {key}{shown} ({answer.source})")
+        lines.append(f"answered {key}{answer_summary(answer.response)} ({answer.source})")
     return lines
 
 
@@ -160,10 +152,36 @@ def build_rows(
     return rows
 
 
-def _ms(value: float | None) -> str:
-    if value is None:
-        return "…"
-    return f"{value:.0f}ms" if value < 10_000 else f"{value / 1000:.1f}s"
+ROUNDS_WIDTH: Final = 8
+"""``3 rounds``; a round row puts its marks (lock, findings) in the same place."""
+TIME_WIDTH: Final = 8
+"""The widest ``duration`` (``59.9 min``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """The widths of the right-hand columns, taken from the calls shown, so that every row lines up: pending or
+    finished, with or without a wait for answers."""
+
+    status: int = 8
+    wait: int = 0
+
+    @classmethod
+    def of(cls, calls: Iterable[Call]) -> Columns:
+        """Wide enough for the status and the wait of every call in ``calls`` (and of their rounds)."""
+        status, wait = 8, 0
+        for call in calls:
+            status = max(status, len(status_text(call)))
+            texts = [waited(call.answer_sources, call.wait_ms)]
+            texts += [waited(r.answer_sources, ms) for r, ms in zip(call.rounds, call.round_wait_ms, strict=True)]
+            wait = max([wait, *(len(text) for text in texts if text)])
+        return cls(status, wait)
+
+
+def status_text(call: Call) -> str:
+    """The status column of a call: its status, and its findings count (``complete ⚠2``)."""
+    found = len(call.all_findings())
+    return f"{call.status} ⚠{found}" if found else call.status
 
 
 def status_style(status: str) -> str:
@@ -189,9 +207,13 @@ def _line(left: Text, right: Text, width: int) -> Text:
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
 
-def render_call(call: Call, expanded: bool, width: int, palette: Palette, resent: int | None = None) -> Text:
-    """The line of a call: fold mark, index, method, name, rounds, total latency, status, finding mark; a resent
-    call names the call it resent."""
+def render_call(
+    call: Call, expanded: bool, width: int, palette: Palette, resent: int | None = None, columns: Columns | None = None
+) -> Text:
+    """The line of a call: fold mark, index, method, name; then in columns the status (and findings mark), the
+    rounds, the server's time and the wait for answers (``you 9.7 s``); a resent call names the call it
+    resent."""
+    columns = columns or Columns.of([call])
     left = Text(no_wrap=True, end="")
     left.append("▼ " if expanded else "▶ ", palette["dim"])
     left.append(f"#{call.index} ", palette["dim"])
@@ -200,18 +222,33 @@ def render_call(call: Call, expanded: bool, width: int, palette: Palette, resent
         left.append(f"↻ #{resent} ", palette["state"])
     left.append(one_line(call.name or "", 200))
     right = Text(no_wrap=True, end="")
+    status = status_text(call)
+    right.append(f"{call.status}", palette[status_style(call.status)])
+    if status != call.status:
+        right.append(status[len(call.status) :], palette["finding"])
+    right.append(" " * (columns.status - len(status) + 1))
     rounds = len(call.rounds)
-    right.append(f"{rounds} round{'s' if rounds != 1 else ' '}", palette["dim"])
-    right.append(f"{_ms(call.total_ms):>7} ", palette["pending"])
-    right.append(call.status, palette[status_style(call.status)])
-    found = len(call.all_findings())
-    if found:
-        right.append(f" ⚠{found}", palette["finding"])
+    right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
+    _times(right, duration(call.server_ms), waited(call.answer_sources, call.wait_ms), columns, palette)
     return _line(left, right, width)
 
 
-def render_round(call: Call, round_: Round, width: int, palette: Palette) -> Text:
-    """The line of a round: request id -> resultType, input keys, lock when it carried a requestState, latency."""
+def _times(right: Text, server: str, wait: str | None, columns: Columns, palette: Palette) -> None:
+    """The last columns of a row: the server's time, then the wait for answers (when any row has one)."""
+    right.append(f" {server:>{TIME_WIDTH}}", palette["pending"])
+    if columns.wait:
+        right.append(f" {wait or '':<{columns.wait}}", palette["input-required"])
+
+
+def render_round(
+    call: Call, round_: Round, width: int, palette: Palette, columns: Columns | None = None, *, startup: bool = False
+) -> Text:
+    """The line of a round: request id -> resultType, input keys; then, under the call's rounds column, a lock
+    when it carried a requestState and its findings, and under its times the server's time and the wait for its
+    answers (a legacy server request has only the wait for our reply). ``startup``: its time includes the
+    server's start-up."""
+    columns = columns or Columns.of([call])
+    position = call.rounds.index(round_)
     last = round_ is call.rounds[-1] and not call_details(call)
     left = Text(no_wrap=True, end="")
     left.append("  └ " if last else "  ├ ", palette["dim"])
@@ -223,15 +260,21 @@ def render_round(call: Call, round_: Round, width: int, palette: Palette) -> Tex
         left.append(
             round_.result_type or ("error" if round_.error else "pending"), palette[_round_result_style(round_)]
         )
-    if round_.input_requests:
+    if round_.input_requests and round_.kind == "request":
         keys = ", ".join(key or request.get("method", "?") for key, request in round_.input_requests.items())
         left.append(f"  {one_line(keys, 120)}", palette["input-required"])
-    right = Text(no_wrap=True, end="")
+    if startup:
+        left.append(f"  ({STARTUP})", palette["dim"])
+    marks = Text(no_wrap=True, end="")
     if round_.request_state is not None:
-        right.append(f"{LOCK} ", palette["state"])
+        marks.append(LOCK, palette["state"])
     if round_.findings:
-        right.append(f"⚠{len(round_.findings)} ", palette["finding"])
-    right.append(f"{_ms(round_.latency_ms):>7}", palette["pending"])
+        marks.append(f" ⚠{len(round_.findings)}", palette["finding"])
+    right = Text(" " * max(ROUNDS_WIDTH - marks.cell_len, 0), no_wrap=True, end="")
+    right.append_text(marks)
+    wait = waited(round_.answer_sources, call.round_wait_ms[position])
+    server = "" if round_.kind == "server-request" else duration(call.round_server_ms[position])
+    _times(right, server, wait, columns, palette)
     return _line(left, right, width)
 
 
@@ -250,19 +293,22 @@ def render_row(
     width: int,
     palette: Palette,
     follows: Mapping[int, int] | None = None,
+    columns: Columns | None = None,
 ) -> Text:
-    """The text of any row (``follows``: resent call -> the call it resent)."""
+    """The text of any row (``follows``: resent call -> the call it resent; ``columns``: the widths every row
+    shares, else this call's own)."""
     call = timeline.call(row.call)
     if call is None:
         return Text(" " * width, end="")
     if row.round == 0 and row.line == 0:
-        return render_call(call, call.index in expanded, width, palette, (follows or {}).get(call.index))
+        return render_call(call, call.index in expanded, width, palette, (follows or {}).get(call.index), columns)
     if row.round == 0:
         style, text = call_details(call)[row.line - 1]
         return render_detail(text, style, width, palette, last_round=True)
     round_ = call.rounds[row.round - 1]
     if row.line == 0:
-        return render_round(call, round_, width, palette)
+        startup = includes_startup(timeline, call, round_)
+        return render_round(call, round_, width, palette, columns, startup=startup)
     style, text = round_details(round_)[row.line - 1]
     last = round_ is call.rounds[-1] and not call_details(call)
     return render_detail(text, style, width, palette, last_round=last)

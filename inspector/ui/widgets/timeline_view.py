@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -18,7 +18,16 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Palette, Row, build_rows, render_row
+from inspector.ui.keys import Key, bindings
+from inspector.ui.widgets.timeline_rows import (
+    STYLE_NAMES,
+    CallFilter,
+    Columns,
+    Palette,
+    Row,
+    build_rows,
+    render_row,
+)
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -30,24 +39,26 @@ if TYPE_CHECKING:
 class TimelineView(ScrollView, can_focus=True):
     """Calls, newest first; ``space`` folds a call into or out of its rounds."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "space", "toggle_fold", "fold", id="timeline.fold", tooltip="Unfold the call into its rounds, or fold it"
-        ),
-        Binding("up", "cursor(-1)", "up", show=False, id="timeline.up", tooltip="Previous row"),
-        Binding("down", "cursor(1)", "down", show=False, id="timeline.down", tooltip="Next row"),
-        Binding("pageup", "page(-1)", "page up", show=False, id="timeline.pageup", tooltip="One page up"),
-        Binding("pagedown", "page(1)", "page down", show=False, id="timeline.pagedown", tooltip="One page down"),
-        Binding("home", "jump(0)", "newest", show=False, id="timeline.home", tooltip="Newest call"),
-        Binding("end", "jump(-1)", "oldest", show=False, id="timeline.end", tooltip="Oldest call"),
-        Binding("right", "fold(True)", "unfold", show=False, id="timeline.unfold", tooltip="Unfold the call"),
-        Binding("left", "fold(False)", "fold", show=False, id="timeline.collapse", tooltip="Fold the call"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "timeline",
+        Key("space", "toggle_fold", "fold", "Unfold the call into its rounds, or fold it"),
+        Key("up", "cursor(-1)", "up", "Previous row", show=False),
+        Key("down", "cursor(1)", "down", "Next row", show=False),
+        Key("pageup", "page(-1)", "page up", "One page up", show=False),
+        Key("pagedown", "page(1)", "page down", "One page down", show=False),
+        Key("home", "jump(0)", "newest", "Newest call", show=False),
+        Key("end", "jump(-1)", "oldest", "Oldest call", show=False),
+        Key("right", "fold(True)", "unfold", "Unfold the call", show=False),
+        Key("left", "fold(False)", "fold", "Fold the call", show=False),
+    )
+
+    KEYS_WHERE: ClassVar[str] = "timeline"
+    """What the help screen names as where these keys work."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"timeline--{name}" for name in STYLE_NAMES} | {"timeline--cursor"}
 
     DEFAULT_CSS = """
-    TimelineView { background: $surface; }
+    TimelineView { background: $surface; scrollbar-gutter: stable; }
     TimelineView > .timeline--request { color: $timeline-request; }
     TimelineView > .timeline--response { color: $timeline-response; }
     TimelineView > .timeline--error { color: $timeline-error; }
@@ -86,6 +97,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.follows: dict[int, int] = {}
         """Resent call -> the call it resent: shown right above it, marked ``↻ #N``."""
         self.rows: list[Row] = []
+        self.columns = Columns()
+        """The widths of the right-hand columns, from the calls shown (see ``Columns``)."""
         self._index: dict[Row, int] = {}
         self._dirty = True
         self._rebuild_scheduled = False
@@ -136,7 +149,10 @@ class TimelineView(ScrollView, can_focus=True):
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
         self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows)
         self._index = {row: i for i, row in enumerate(self.rows)}
+        shown = (self.timeline.call(row.call) for row in self.rows if row.round == 0 and row.line == 0)
+        self.columns = Columns.of(call for call in shown if call is not None)
         self._dirty = False
+        self._generation += 1  # a fold or a filter changes rows without a model change: no cached line is kept
         self.virtual_size = Size(self.size.width, len(self.rows))
         at_top = self.cursor == 0
         if current is not None and current in self._index and not at_top:
@@ -285,7 +301,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows)
+        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows, self.columns)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

@@ -1,0 +1,95 @@
+"""Time that means what it says: a call's figure is the server's time (the sum of its rounds'), and the wait for
+its answers is shown apart ("you 9.7 s"), on the timeline rows and in the detail pane, in one unit style; the first
+request over stdio says that it includes the server's start-up. Pure: rows and documents, no screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rich.style import Style
+from time_support import legacy_weather, modern_weather, state_only
+
+from inspector.headless.render import STARTUP, duration
+from inspector.session.timeline import Timeline
+from inspector.ui.selection import selection
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Columns, Row, build_rows, render_row
+
+PALETTE = {name: Style() for name in STYLE_NAMES}
+WIDTH = 90
+
+
+def line(row: Row, timeline: Timeline, expanded: set[int], columns: Columns | None = None) -> str:
+    """The plain text of one timeline row."""
+    return render_row(row, timeline, expanded, WIDTH, PALETTE, None, columns).plain
+
+
+@pytest.mark.parametrize(
+    ("ms", "shown"),
+    [(0.42, "0.4 ms"), (9.96, "10 ms"), (14.2, "14 ms"), (999.6, "1.0 s"), (9785, "9.8 s"), (89_000, "1.5 min")],
+)
+def test_one_unit_style_for_every_time(ms: float, shown: str) -> None:
+    assert duration(ms) == shown
+    assert duration(None) == "…"
+
+
+def test_the_call_figure_is_the_servers_time_and_the_wait_is_apart() -> None:
+    timeline = modern_weather()
+    call = timeline.calls[1]
+    assert call.round_server_ms == [pytest.approx(14), pytest.approx(65)]
+    assert call.server_ms == pytest.approx(79)
+    assert call.wait_ms == pytest.approx(9700) and call.answer_sources == ["you"]
+    row = line(Row(2, 0, 0), timeline, {2})
+    assert "79 ms" in row and "you 9.7 s" in row and "9779" not in row and "9.8 s" not in row
+    first, second = line(Row(2, 1, 0), timeline, {2}), line(Row(2, 2, 0), timeline, {2})
+    assert "14 ms" in first and "you 9.7 s" in first
+    assert "65 ms" in second and "you" not in second
+
+
+def test_a_legacy_server_request_is_the_answerers_time_not_the_servers() -> None:
+    call = legacy_weather().calls[0]
+    assert [r.kind for r in call.rounds] == ["request", "server-request"]
+    assert call.server_ms == pytest.approx(400)  # the 10.1 s request less the 9.7 s the question waited
+    assert call.wait_ms == pytest.approx(9700)
+    row = line(Row(1, 2, 0), legacy_weather(), {1})
+    assert "you 9.7 s" in row and "9.7 s" not in row.replace("you 9.7 s", "")
+
+
+def test_a_state_only_back_off_is_nobodys_wait() -> None:
+    call = state_only().calls[0]
+    assert call.wait_ms is None and call.server_ms == pytest.approx(30)
+
+
+def test_pending_and_finished_rows_line_up() -> None:
+    timeline = modern_weather(pending=True)
+    rows = build_rows(timeline, {2}, CallFilter())
+    columns = Columns.of(call for call in timeline.calls)
+    lines = [line(row, timeline, {2}, columns) for row in rows if row.line == 0]
+    pending, finished = lines[0], lines[1]
+    assert "pending" in pending and "complete" in finished
+    # The status and the server's time start in the same column on every call row, pending or not.
+    assert pending.index("pending") == finished.index("complete")
+    assert pending.rindex("…") == finished.rindex("79 ms") + len("79 ms") - 1
+    rounds = [text for text in lines if "id " in text]
+    ends = {match.end() for text in rounds[:2] for match in [re.search(r"\d+ ms", text)] if match}
+    assert len(ends) == 1  # the rounds' times end where the call's time ends
+    assert all(len(text) == WIDTH for text in lines)
+
+
+def test_the_first_request_over_stdio_says_it_includes_the_start_up() -> None:
+    timeline = modern_weather("stdio")
+    assert STARTUP in line(Row(1, 1, 0), timeline, {1})
+    assert STARTUP not in line(Row(2, 1, 0), timeline, {2})
+    shown = selection(timeline, 1, 1, unfold=False, resent_from={})
+    assert shown is not None and any(STARTUP in text for _, text in shown.document.lines)
+    assert STARTUP not in line(Row(1, 1, 0), modern_weather("http"), {1})
+
+
+def test_the_detail_pane_says_the_servers_time_and_the_wait() -> None:
+    timeline = modern_weather()
+    call = selection(timeline, 2, 0, unfold=False, resent_from={})
+    assert call is not None
+    assert call.document.lines[1][1] == "complete · 2 rounds · server 79 ms · waited for you 9.7 s · 9.8 s in all"
+    first = selection(timeline, 2, 1, unfold=False, resent_from={})
+    assert first is not None
+    assert first.document.lines[1][1] == "tools/call → input_required · server 14 ms · then waited for you 9.7 s"

@@ -17,7 +17,7 @@ from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, sa
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.auth_render import auth_json, expiry_text, status_json, status_table, step_lines
 from inspector.protocol.sanitize import one_line
-from inspector.session.timeline import TimelineEvent
+from inspector.session.timeline_events import TimelineEvent
 from inspector.session.token_store import StoreError, TokenStore, open_store
 
 UrlArg = Annotated[str, typer.Argument(help="The MCP server's http(s) URL.")]

@@ -21,7 +21,7 @@ from inspector.cli.run import run_and_exit, say_error
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
-from inspector.session.timeline import CallFinished, RoundUpdated, TimelineEvent
+from inspector.session.timeline_events import CallFinished, RoundUpdated, TimelineEvent
 
 LISTEN = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON)
 

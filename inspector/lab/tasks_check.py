@@ -21,7 +21,7 @@ from inspector.lab.plan import LabTargets
 from inspector.lab.report import Row
 from inspector.protocol.sanitize import one_line
 from inspector.session.task_span import TASK_STATUSES
-from inspector.session.timeline import CallStarted, RoundUpdated, TimelineEvent
+from inspector.session.timeline_events import CallStarted, RoundUpdated, TimelineEvent
 
 AddRow = Callable[[Row], None]
 

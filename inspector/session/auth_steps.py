@@ -14,7 +14,8 @@ from typing import Any
 from inspector.protocol.jsonrpc import RequestId
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
-from inspector.session.timeline import Call, Round, RoundUpdated, SessionChanged
+from inspector.session.timeline import Call, Round
+from inspector.session.timeline_events import RoundUpdated, SessionChanged
 
 _HTTP_TEXT = ("method", "url", "request_body", "response_body", "error")
 

@@ -14,7 +14,8 @@ from inspector.protocol.sanitize import has_hidden, one_line
 from inspector.session import build_listen, build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState
-from inspector.session.timeline import Call, CallFinished, CallStatus, RequestState, Round, SessionChanged
+from inspector.session.timeline import Call, CallStatus, RequestState, Round
+from inspector.session.timeline_events import CallFinished, SessionChanged
 
 
 def derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:

@@ -15,18 +15,11 @@ from inspector.protocol.sanitize import one_line
 from inspector.session import build_listen, build_results, build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
+from inspector.session.http_info import HttpInfo
 from inspector.session.listen_span import KIND_OF_NOTIFICATION
 from inspector.session.records import Record, undecodable_bytes
-from inspector.session.timeline import (
-    Call,
-    ConsoleLine,
-    HttpInfo,
-    Round,
-    RoundStarted,
-    RoundUpdated,
-    SessionRowChanged,
-    WireMessage,
-)
+from inspector.session.timeline import Call, ConsoleLine, Round, WireMessage
+from inspector.session.timeline_events import RoundStarted, RoundUpdated, SessionRowChanged
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 
 

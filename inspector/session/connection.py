@@ -20,8 +20,9 @@ from inspector.session import auth_records, records
 from inspector.session import findings as lint
 from inspector.session.deadlines import Deadlines, Expired, Pending
 from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.http_info import HttpInfo
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline import Call, HttpInfo
+from inspector.session.timeline import Call
 from inspector.transport.base import (
     AuthEvent,
     Closed,

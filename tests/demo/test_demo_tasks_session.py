@@ -28,7 +28,8 @@ from inspector.session import records
 from inspector.session.builder import build_timeline
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Call, RoundUpdated, Timeline, TimelineEvent
+from inspector.session.timeline import Call, Timeline
+from inspector.session.timeline_events import RoundUpdated, TimelineEvent
 from inspector.transport.http import StreamableHttpTransport
 from inspector.transport.stdio import StdioTransport
 

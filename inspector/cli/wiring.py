@@ -13,11 +13,10 @@ import shlex
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypedDict, TypeVar, Unpack
 
 from inspector import __version__
 from inspector.answers.base import AnswerSource
-from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN
 from inspector.protocol.redact import Redactor
 from inspector.session import records
 from inspector.session.heap import FreezingHeap
@@ -98,20 +97,26 @@ def open_recorder(
     return Recorder(path, records.header(spec, transport_kind, era, started=started, inspector_version=__version__))
 
 
+class SessionSettings(TypedDict, total=False):
+    """How a session runs, as every command that connects may set it (each key an ``InspectorSession`` option)."""
+
+    max_rounds: int
+    timeout: float
+    max_timeout: float
+    legacy_offer: str
+    modern_version: str
+    tasks: bool
+    log_level: str | None
+
+
 def build_session(
     target: Target,
     answers: AnswerSource,
     *,
     era: EraMode | None = None,
     record: Path | None = None,
-    max_rounds: int = 10,
-    timeout: float = 60.0,
-    max_timeout: float = 600.0,
-    legacy_offer: str = LATEST_LEGACY,
-    modern_version: str = LATEST_MODERN,
-    tasks: bool = True,
-    log_level: str | None = None,
     auth: AuthConfig | None = None,
+    **settings: Unpack[SessionSettings],
 ) -> InspectorSession:
     """Transport + recorder + session, not yet connected (``era`` defaults to the target's; ``auth``: how an HTTP
     server may be logged in to, its client secret and tokens redacted with the target's secrets)."""
@@ -121,14 +126,8 @@ def build_session(
         answers,
         era=era if era is not None else target.era,
         record=record,
-        max_rounds=max_rounds,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        legacy_offer=legacy_offer,
-        modern_version=modern_version,
-        tasks=tasks,
-        log_level=log_level,
         secrets=[*target.secrets(), *(auth.credentials.secrets() if auth is not None else [])],
+        **settings,
     )
 
 
@@ -139,15 +138,9 @@ def session_over(
     *,
     era: EraMode,
     record: Path | None = None,
-    max_rounds: int = 10,
-    timeout: float = 60.0,
-    max_timeout: float = 600.0,
-    legacy_offer: str = LATEST_LEGACY,
-    modern_version: str = LATEST_MODERN,
-    tasks: bool = True,
-    log_level: str | None = None,
     described: str | None = None,
     secrets: list[str] | None = None,
+    **settings: Unpack[SessionSettings],
 ) -> InspectorSession:
     """A session (with its recorder) on a transport already made: ``target`` says which values are secret (or
     ``secrets``: every one of them) and names it in the recording, unless ``described`` does (the lab's routed
@@ -160,17 +153,11 @@ def session_over(
         answers,
         era=era,
         recorder=open_recorder(record, target, era, transport.kind, described, hidden),
-        max_rounds=max_rounds,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        legacy_offer=legacy_offer,
-        modern_version=modern_version,
         heap=HEAP,
         reply_poll_s=REPLY_POLL_S.get(transport.kind, 0.0),
         secrets=hidden,
-        tasks=tasks,
-        log_level=log_level,
         task_store=store,
+        **settings,
     )
 
 

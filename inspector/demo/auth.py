@@ -46,7 +46,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from inspector.demo.server import LOOPBACK, MCP_PATH, build_server
+from inspector.demo.server import LOOPBACK, MCP_PATH, bind_loopback, build_server
 
 READ: Final = "demo:read"
 WRITE: Final = "demo:write"
@@ -237,15 +237,6 @@ class StepUp:
         return token is not None and WRITE not in token.scopes
 
 
-def _bind(port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((LOOPBACK, port))
-    sock.listen(128)
-    sock.setblocking(False)
-    return sock
-
-
 @dataclass(slots=True)
 class AuthDemo:
     """The two servers, bound and ready to serve."""
@@ -266,7 +257,7 @@ class AuthDemo:
 
 def build_auth_demo(port: int = 0, as_port: int = 0, *, auto_consent: bool = False, token_ttl: int = 3600) -> AuthDemo:
     """Bind both ports and build both apps (nothing is served until ``AuthDemo.serve``)."""
-    as_sock, rs_sock = _bind(as_port), _bind(port)
+    as_sock, rs_sock = bind_loopback(as_port), bind_loopback(port)
     # One spelling of the issuer everywhere (metadata, the resource's metadata, the redirect's iss): RFC 8414 and
     # RFC 9207 compare strings, and AnyHttpUrl writes an empty path as "/".
     issuer = str(AnyHttpUrl(f"http://{LOOPBACK}:{as_sock.getsockname()[1]}"))

@@ -77,7 +77,7 @@ def run_stdio(flaw: str | None = None) -> None:
     anyio.run(server.run_stdio_async)
 
 
-def _bind_loopback(port: int) -> socket.socket:
+def bind_loopback(port: int) -> socket.socket:
     """Bind the listening socket ourselves so port 0 yields a known port before the server starts."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -97,7 +97,7 @@ def run_http(port: int, host: str = LOOPBACK, flaw: str | None = None) -> None:
     if not 0 <= port <= 65535:
         raise ValueError(f"invalid port {port}")
     app = build_server(flaw).streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK)
-    sock = _bind_loopback(port)
+    sock = bind_loopback(port)
     bound_port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     print(f"inspector demo server on http://{LOOPBACK}:{bound_port}{MCP_PATH}", file=sys.stderr, flush=True)

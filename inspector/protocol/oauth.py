@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED: Final = "[redacted]"
@@ -39,18 +39,7 @@ Step = Literal[
 ]
 """The steps of a login, in the order they happen (``scope`` and ``callback`` are decisions with no request of
 their own; ``refresh`` replaces the rest when a refresh token still works)."""
-STEPS: Final[tuple[Step, ...]] = (
-    "challenge",
-    "protected-resource-metadata",
-    "authorization-server-metadata",
-    "registration",
-    "scope",
-    "authorization",
-    "callback",
-    "token",
-    "refresh",
-    "retry",
-)
+STEPS: Final[tuple[Step, ...]] = get_args(Step)
 STEP_TITLES: Final[dict[Step, str]] = {
     "challenge": "challenge",
     "protected-resource-metadata": "protected resource metadata",

@@ -26,9 +26,8 @@ from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, run_loop, session_over
-from inspector.demo.flaws import FLAWS, STATE_KEY_ENV
+from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV
 from inspector.lab.events import LabEvent, RowAdded, StageStarted
-from inspector.lab.lab import Lab
 from inspector.lab.plan import CHECKS, LabCall, LabOptions, calls_from_recording, tool_call
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
@@ -250,6 +249,8 @@ def lab(
     source = opts.answer_source()
     options = LabOptions(calls, (check,) if check else CHECKS, patterns, era=opts.era_mode())
     cli_targets = CliTargets(targets, opts, record=opts.recording())
+    from inspector.lab.lab import Lab  # the lab itself only when it runs: `inspector --help` stays light
+
     runner = Lab(cli_targets, source, options)
     runner.subscribe(_progress(error_console()))
     report = run_loop(runner.run())

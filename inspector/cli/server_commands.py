@@ -33,7 +33,7 @@ def demo_server(
     """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP (with --auth,
     behind OAuth: `add` then needs a step-up to demo:write); with --flaw, a server that is not stateless in one
     named way (the statelessness lab must catch it)."""
-    from inspector.demo.flaws import FLAWS
+    from inspector.demo.flaw_names import FLAWS
 
     if auth and not http:
         raise typer.BadParameter("--auth needs --http")

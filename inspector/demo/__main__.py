@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from inspector.demo.flaws import FLAWS
+from inspector.demo.flaw_names import FLAWS
 from inspector.demo.server import LOOPBACK, run_http, run_stdio
 
 

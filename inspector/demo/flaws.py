@@ -35,9 +35,7 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp_types import ClientCapabilities
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-STATE_KEY_ENV: Final = "INSPECTOR_DEMO_STATE_KEY"
-"""The secret every instance seals requestState with (at least 32 characters); unset: each process makes its own."""
-FLAWS: Final = ("sticky-state", "session-capabilities", "trusting-state", "own-key")
+from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV
 
 
 class StatePolicy(Protocol):

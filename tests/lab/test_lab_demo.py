@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lab_support import CALLS, WEATHER, WORK_ITEM, explain, rows, run_lab
 
-from inspector.demo.flaws import STATE_KEY_ENV
+from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.lab.report import EXIT_FAIL, EXIT_PASS
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lab_support import ADD, WORK_ITEM, InProcessTargets, demo_answers, explain, rows, run_lab
 
-from inspector.demo.flaws import STATE_KEY_ENV
+from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.lab.lab import Lab
 from inspector.lab.plan import LabOptions
 from inspector.lab.report import EXIT_CONNECT, EXIT_FAIL

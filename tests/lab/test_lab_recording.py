@@ -9,7 +9,7 @@ import pytest
 from lab_support import InProcessTargets, explain, read_jsonl, run_lab
 from rich.console import Console
 
-from inspector.demo.flaws import STATE_KEY_ENV
+from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.headless.document import call_json
 from inspector.headless.render import print_timeline
 from inspector.lab.lab_session import EXPERIMENT

@@ -12,7 +12,7 @@ from lab_support import WORK_ITEM, InProcessTargets, demo_answers, explain
 from rich.console import Console
 
 from inspector.answers.build import build_answer_source
-from inspector.demo.flaws import STATE_KEY_ENV
+from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.in_process import demo_peer, serve
 from inspector.lab.lab import Lab
 from inspector.lab.plan import LabOptions, calls_from_recording, tool_call

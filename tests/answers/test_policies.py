@@ -115,4 +115,4 @@ async def test_unknown_method_is_no_answer() -> None:
 
 def test_unknown_policy_name_is_rejected() -> None:
     with pytest.raises(ValueError, match="unknown policy 'accept'"):
-        Policy("accept")  # type: ignore[arg-type]
+        Policy("accept")  # type: ignore[arg-type]  # the wrong name is the test

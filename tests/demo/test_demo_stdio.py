@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 from demo_support import ERAS, MEETING_ANSWER, Answerer, demo_client, text_of
 from mcp.shared.exceptions import MCPError
@@ -130,8 +132,8 @@ async def test_prompt_and_resource_ask_first(era: str) -> None:
 
 @pytest.mark.parametrize("era", ERAS)
 @pytest.mark.parametrize("action", ["decline", "cancel"])
-async def test_refusing_changes_nothing(era: str, action: str) -> None:
-    answerer = Answerer(action=action)  # type: ignore[arg-type]
+async def test_refusing_changes_nothing(era: str, action: Literal["decline", "cancel"]) -> None:
+    answerer = Answerer(action=action)
     async with demo_client(era, answerer) as client:
         work_item = await client.call_tool("update_work_item", {"workItemId": 7, "fields": {}})
         assert text_of(work_item).startswith("Nothing was changed")

@@ -16,7 +16,7 @@ import pytest
 from inspector.answers.base import Answer
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
-from inspector.session.session import InspectorSession
+from inspector.session.session import EraMode, InspectorSession
 from inspector.transport.stdio import StdioTransport
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
@@ -84,9 +84,9 @@ def expected_rounds(era: str) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("era", ["modern", "legacy"])
-async def test_every_demo_flow_completes_and_reads_the_same_way(era: str) -> None:
+async def test_every_demo_flow_completes_and_reads_the_same_way(era: EraMode) -> None:
     answers = build_answer_source(example_answers_path(), "fail", True, []) if era == "modern" else FormFieldAnswers()
-    session = InspectorSession(StdioTransport(DEMO), answers, era=era)  # type: ignore[arg-type]
+    session = InspectorSession(StdioTransport(DEMO), answers, era=era)
     try:
         decision = await session.connect()
         outcomes = await run_demo_flows(session)

@@ -83,5 +83,5 @@ def test_a_flawed_demo_is_red_naming_the_check_and_the_cause(runs: dict[str, Cli
     assert all("process memory" in row["why"] for row in failed)
     assert "✗ tools/call update_work_item · A⇄B" in run.stderr, "progress lines name each failure as it happens"
     suites = ElementTree.parse(Path(runs["folder"].stdout) / "sticky.xml").getroot()
-    failures = [case for suite in suites for case in suite if case.find("failure") is not None]
-    assert len(failures) == 2 and "process memory" in (failures[0].find("failure").get("message") or "")  # type: ignore[union-attr]
+    failures = [failure for suite in suites for case in suite if (failure := case.find("failure")) is not None]
+    assert len(failures) == 2 and "process memory" in (failures[0].get("message") or "")

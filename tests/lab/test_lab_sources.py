@@ -36,7 +36,7 @@ async def test_a_recorded_session_is_made_again_with_its_own_answers(tmp_path: P
     session = InspectorSession(MemoryTransport(demo_peer()), demo_answers(), recorder=recorder)
     await session.connect()
     await session.list_all("tools")
-    await session.call_tool("update_work_item", dict(WORK_ITEM.params["arguments"]))  # type: ignore[arg-type]
+    await session.call_tool("update_work_item", dict(WORK_ITEM.params["arguments"]))
     await session.call_tool("add", {"a": 1, "b": 2})
     await session.close()
     calls = calls_from_recording(build_loaded(load_recording(path)))

@@ -95,8 +95,7 @@ def main() -> None:
         for r in range(opts.rounds):
             for era in eras:
                 recording = Path(tmp) / f"bench-{era}-{r}.jsonl"
-                # run() is typed for exit codes but hands back whatever the coroutine returns: here, a Measure.
-                ours: Measure = run(inspector_session(url, era, opts.calls, recording))  # type: ignore[arg-type,assignment]
+                ours = run(inspector_session(url, era, opts.calls, recording))
                 theirs = asyncio.run(sdk_client(url, era, opts.calls))
                 for who, (rate, micros) in (("inspector", ours), ("sdk", theirs)):
                     best[who, era] = max(best[who, era], rate)

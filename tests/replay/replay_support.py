@@ -1,5 +1,6 @@
 """Shared pieces of the replay tests: servers to record (the demo, the changed fixture; stdio or HTTP), a live
-recorded session of every demo flow, and the CLI run in-process."""
+recorded session of every demo flow, the CLI run in-process, and the folder's fixture (``conftest.py`` names it for
+pytest)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from inspector.answers.build import build_answer_source
@@ -27,6 +29,19 @@ CHANGED_SERVER = FIXTURES / "changed_server.py"
 DEMO = [sys.executable, "-m", "inspector.demo"]
 CHANGED = [sys.executable, str(CHANGED_SERVER)]
 STARTUP_TIMEOUT = 20.0
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every replay test writes recordings under its own temporary folder, never the user's data folder:
+    ``$INSPECTOR_DATA_DIR`` and ``$INSPECTOR_CONFIG_DIR`` point into ``tmp_path``; wide output for rich."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(folder))
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("INSPECTOR_KEEP_RECORDINGS", raising=False)
+    monkeypatch.delenv("INSPECTOR_KEEP_MB", raising=False)
+    monkeypatch.setenv("COLUMNS", "200")
+    yield folder
 
 
 def invoke(*args: str) -> Result:

@@ -6,11 +6,13 @@ import json
 
 import pytest
 
-from inspector.replay.diff import PatternError, diff, format_path, parse_pattern
+from inspector.replay.diff import JsonPath, PatternError, diff, format_path, parse_pattern
 
 
-def _paths(recorded: object, live: object, **kwargs: object) -> list[tuple[str, str]]:
-    return [(d.path, d.kind) for d in diff(recorded, live, **kwargs)]  # type: ignore[arg-type]
+def _paths(
+    recorded: object, live: object, *, ignore: list[JsonPath] | None = None, compare_meta: bool = False
+) -> list[tuple[str, str]]:
+    return [(d.path, d.kind) for d in diff(recorded, live, ignore=ignore, compare_meta=compare_meta)]
 
 
 def test_equal_values_have_no_differences() -> None:

@@ -8,6 +8,7 @@ import pytest
 from replay_support import DEMO, http_server, invoke, record_demo_session
 
 from inspector.replay import load_recording, timeline_from_recording
+from inspector.session.session import EraMode
 from inspector.session.timeline import Timeline
 
 
@@ -50,9 +51,9 @@ def _check_mrtr_parts(timeline: Timeline, era: str) -> None:
 
 
 @pytest.mark.parametrize("era", ["auto", "legacy"])
-async def test_stdio_demo_session_replays_identically(tmp_path: Path, era: str) -> None:
+async def test_stdio_demo_session_replays_identically(tmp_path: Path, era: EraMode) -> None:
     path = tmp_path / "demo.jsonl"
-    live = await record_demo_session(DEMO, path, era)  # type: ignore[arg-type]
+    live = await record_demo_session(DEMO, path, era)
     replayed, problems = timeline_from_recording(path)
     assert problems == []
     _check_mrtr_parts(live, "modern" if era == "auto" else "legacy")
@@ -60,10 +61,10 @@ async def test_stdio_demo_session_replays_identically(tmp_path: Path, era: str) 
 
 
 @pytest.mark.parametrize("era", ["auto", "legacy"])
-async def test_http_demo_session_replays_identically_with_http_details(tmp_path: Path, era: str) -> None:
+async def test_http_demo_session_replays_identically_with_http_details(tmp_path: Path, era: EraMode) -> None:
     path = tmp_path / "demo-http.jsonl"
     with http_server(DEMO) as url:
-        live = await record_demo_session(url, path, era)  # type: ignore[arg-type]
+        live = await record_demo_session(url, path, era)
     replayed, problems = timeline_from_recording(path)
     assert problems == []
     _check_mrtr_parts(live, "modern" if era == "auto" else "legacy")

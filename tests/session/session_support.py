@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.answers.build import build_answer_source
+from inspector.answers.policies import OnMissing
 from inspector.replay.loader import timeline_from_recording
 from inspector.session import records
 from inspector.session.builder import build_timeline
@@ -72,7 +73,13 @@ class Live:
 
     def wire(self, direction: str) -> list[str]:
         """Raw texts of one direction, from the recording."""
-        return [raw_text(r) for r in self.records()[1:] if r["dir"] == direction]
+        texts: list[str] = []
+        for record in self.records()[1:]:
+            if record["dir"] == direction:
+                text = raw_text(record)
+                assert text is not None, record
+                texts.append(text)
+        return texts
 
     def sent_requests(self, method: str) -> list[dict[str, Any]]:
         """Our requests (or notifications) of ``method``, parsed from the recording."""
@@ -110,7 +117,7 @@ async def live_session(
     mode: str,
     *,
     answers: dict[str, Any] | None = None,
-    on_missing: str = "fail",
+    on_missing: OnMissing = "fail",
     timeout: float = 10.0,
     max_rounds: int = 10,
     era: EraMode = "auto",
@@ -128,7 +135,7 @@ async def live_session(
     if answers is not None:
         answers_file = tmp_path / "answers.json"
         answers_file.write_text(json.dumps(answers), encoding="utf-8")
-    source = build_answer_source(answers_file, on_missing)  # type: ignore[arg-type]
+    source = build_answer_source(answers_file, on_missing)
     recording = tmp_path / "recording.jsonl"
     header = records.header(transport.describe(), "stdio", era, started="test", inspector_version="test")
     recorder = Recorder(recording, header)

@@ -19,7 +19,7 @@ from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.recorder import Recorder
 from inspector.session.session_log import SessionLog
-from inspector.transport.base import AuthEvent, AuthHttp, EventSink, OutgoingMessage, Sent
+from inspector.transport.base import AuthEvent, AuthHttp, EventSink, OutgoingMessage, Sent, TransportKind
 
 REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}'
 
@@ -70,7 +70,7 @@ def test_a_recording_with_steps_loads_and_replays_the_same(tmp_path: Path) -> No
 class Wire:
     """A transport that only remembers its sink: the test plays the transport's events."""
 
-    kind = "http"
+    kind: TransportKind = "http"
 
     def __init__(self) -> None:
         self.sink: EventSink | None = None
@@ -95,15 +95,16 @@ class Wire:
 async def test_a_secret_from_a_login_is_redacted_from_its_own_record_on(tmp_path: Path) -> None:
     redactor = Redactor()
     path = tmp_path / "r.jsonl"
-    log = SessionLog(lambda: 0.0, Recorder(path, {"recording": "inspector", "version": 1}), redactor=redactor)
+    recorder = Recorder(path, {"recording": "inspector", "version": 1})
+    log = SessionLog(lambda: 0.0, recorder, redactor=redactor)
     wire = Wire()
-    connection = Connection(wire, log)  # type: ignore[arg-type]
+    connection = Connection(wire, log)
     await connection.start()
     assert wire.sink is not None
     wire.sink(AuthEvent("token", "ok", "got T0KEN-VALUE-123", 0.2, secrets=("T0KEN-VALUE-123",)))
     wire.sink(AuthEvent("retry", "ok", "sent Bearer T0KEN-VALUE-123 again", 0.3))
     log.flush()
-    log.recorder.close()  # type: ignore[union-attr]
+    recorder.close()
     text = path.read_text()
     assert "T0KEN-VALUE-123" not in text and text.count("[redacted]") == 2
     assert redactor.found("T0KEN-VALUE-123"), "the session's redactor (what faces print through) has it too"
@@ -112,7 +113,7 @@ async def test_a_secret_from_a_login_is_redacted_from_its_own_record_on(tmp_path
 async def test_a_login_waiting_on_a_person_holds_the_request_timeout() -> None:
     log = SessionLog(lambda: 0.0)
     wire = Wire()
-    connection = Connection(wire, log)  # type: ignore[arg-type]
+    connection = Connection(wire, log)
     await connection.start()
     assert wire.sink is not None
     sink = wire.sink

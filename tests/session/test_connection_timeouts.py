@@ -11,13 +11,13 @@ import pytest
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.session_log import SessionLog
-from inspector.transport.base import EventSink, OutgoingMessage, Received, RequestKey, Sent
+from inspector.transport.base import EventSink, OutgoingMessage, Received, RequestKey, Sent, TransportKind
 
 
 class _Silent:
     """A transport that sends and never answers unless told to."""
 
-    kind = "stdio"
+    kind: TransportKind = "stdio"
     reply_poll_s = 0.0
 
     def __init__(self) -> None:

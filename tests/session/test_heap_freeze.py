@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Sequence
 from pathlib import Path
 
 from session_support import live_session
@@ -14,7 +15,7 @@ from session_support import live_session
 from inspector.session.heap import FreezingHeap
 
 
-def _walked(objects: list[object]) -> int:
+def _walked(objects: Sequence[object]) -> int:
     ids = {id(o) for o in objects}
     return sum(1 for o in gc.get_objects() if id(o) in ids)
 

@@ -147,9 +147,9 @@ async def test_a_legacy_task_that_completes_is_asked_for_its_result_once() -> No
 
 
 async def test_sep_2322_tasks_result_with_input_required_is_answered_with_update() -> None:
-    asks = {"resultType": "input_required", "inputRequests": {"echo_input": FORM}}
+    asks: JsonObject = {"resultType": "input_required", "inputRequests": {"echo_input": FORM}}
     server = Server([task("input_required"), task("working"), task("completed")], asks)
-    payloads = [asks, {"content": [{"type": "text", "text": "echoed"}]}]
+    payloads: list[JsonObject] = [asks, {"content": [{"type": "text", "text": "echoed"}]}]
 
     async def result() -> JsonObject:
         server.calls.append(("result", None))

@@ -20,27 +20,25 @@ from inspector.session.token_store import SERVICE, StoreError, keyring_works, op
 SERVER = "https://mcp.example/mcp"
 
 
-def record(**changes: object) -> LoginRecord:
-    fields: dict[str, object] = {
-        "server": SERVER,
-        "issuer": "https://as.example/",
-        "registration": "dynamic",
-        "client": {"client_id": "c1", "client_secret": "CLIENT-S3CRET", "redirect_uris": ["http://127.0.0.1:4711/cb"]},
-        "tokens": {"access_token": "ACCESS-T0KEN", "refresh_token": "REFRESH-T0KEN", "scope": "s"},
-        "expires_at": 2_000_000_000.0,
-        "saved_at": 5.0,
-    }
-    fields.update(changes)
-    return LoginRecord(**fields)  # type: ignore[arg-type]
+def record() -> LoginRecord:
+    return LoginRecord(
+        server=SERVER,
+        issuer="https://as.example/",
+        registration="dynamic",
+        client={"client_id": "c1", "client_secret": "CLIENT-S3CRET", "redirect_uris": ["http://127.0.0.1:4711/cb"]},
+        tokens={"access_token": "ACCESS-T0KEN", "refresh_token": "REFRESH-T0KEN", "scope": "s"},
+        expires_at=2_000_000_000.0,
+        saved_at=5.0,
+    )
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
     """A keyring backend in a dict (priority 1: it counts as a working keyring)."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring's KeyringBackend.__init__ is unannotated
         self.values: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:
@@ -116,7 +114,7 @@ def test_no_working_keyring_means_files(tmp_path: Path, monkeypatch: pytest.Monk
     from keyring.backends import fail
 
     before = keyring.get_keyring()
-    keyring.set_keyring(fail.Keyring())
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]  # keyring's backends' __init__ too
     monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
     try:
         assert not keyring_works()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from inspector.answers.scripted import parse_answers
 from inspector.session.builder import build_timeline
+from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.session import InspectorSession
 from inspector.transport.stdio import StdioTransport
@@ -14,7 +15,7 @@ from inspector.transport.stdio import StdioTransport
 SERVER = [sys.executable, str(Path(__file__).parents[1] / "fixtures" / "url_elicit_server.py")]
 
 
-async def run(answers: dict[str, object], tmp_path: Path) -> tuple[InspectorSession, object, Path]:
+async def run(answers: dict[str, object], tmp_path: Path) -> tuple[InspectorSession, Outcome, Path]:
     path = tmp_path / "url.jsonl"
     session = InspectorSession(StdioTransport(SERVER), parse_answers(answers), recorder=Recorder(path, {}))
     try:
@@ -27,8 +28,8 @@ async def run(answers: dict[str, object], tmp_path: Path) -> tuple[InspectorSess
 
 async def test_consent_retries_the_call_and_the_url_shows_as_an_input_request(tmp_path: Path) -> None:
     session, outcome, path = await run({"link-github": {"action": "accept"}}, tmp_path)
-    assert outcome.status == "complete"  # type: ignore[attr-defined]
-    first, retry = session.call(outcome.call_index).rounds  # type: ignore[attr-defined]
+    assert outcome.status == "complete"
+    first, retry = session.call(outcome.call_index).rounds
     assert first.error is not None and first.error["code"] == -32042
     assert list(first.input_requests) == ["link-github"]
     assert first.input_requests["link-github"]["params"]["url"].startswith("https://github.example.com/")
@@ -42,6 +43,6 @@ async def test_consent_retries_the_call_and_the_url_shows_as_an_input_request(tm
 
 async def test_a_declined_url_ends_the_call_with_the_error(tmp_path: Path) -> None:
     session, outcome, _ = await run({"link-github": {"action": "decline"}}, tmp_path)
-    assert outcome.status == "error"  # type: ignore[attr-defined]
-    assert "decline" in outcome.detail  # type: ignore[attr-defined]
-    assert len(session.call(outcome.call_index).rounds) == 1  # type: ignore[attr-defined]
+    assert outcome.status == "error"
+    assert "decline" in outcome.detail
+    assert len(session.call(outcome.call_index).rounds) == 1

@@ -22,6 +22,8 @@ from inspector.transport.http import StreamableHttpTransport
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from transport_http_server import FixtureHttpServer
+
 LEGACY = "2025-11-25"
 MODERN = "2026-07-28"
 
@@ -49,7 +51,9 @@ INITIALIZE = message(
 )
 
 
-async def initialized(server: Any, path: str, recorder: Recorder, **kwargs: Any) -> StreamableHttpTransport:
+async def initialized(
+    server: FixtureHttpServer, path: str, recorder: Recorder, **kwargs: Any
+) -> StreamableHttpTransport:
     transport = StreamableHttpTransport(base_url(server) + path, **kwargs)
     await transport.start(recorder)
     await transport.send(INITIALIZE)
@@ -57,7 +61,7 @@ async def initialized(server: Any, path: str, recorder: Recorder, **kwargs: Any)
     return transport
 
 
-async def test_session_id_is_captured_and_echoed(http_server: Any, recorder: Recorder) -> None:
+async def test_session_id_is_captured_and_echoed(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await initialized(http_server, "/legacy", recorder)
     assert transport.session_id == "sess-1"
     await transport.send(message(None, "notifications/initialized"))
@@ -78,10 +82,11 @@ async def test_session_id_is_captured_and_echoed(http_server: Any, recorder: Rec
     assert transport.session_id is None
 
 
-async def test_server_stream_delivers_server_requests(http_server: Any, recorder: Recorder) -> None:
+async def test_server_stream_delivers_server_requests(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await initialized(http_server, "/legacy", recorder)
     await transport.open_server_stream()
-    assert transport.server_stream_state == "open"
+    opened = transport.server_stream_state  # read into a name: mypy would keep the property narrowed to "open"
+    assert opened == "open"
     ping = await recorder.wait_for(Received, lambda e: '"ping"' in e.raw)
     assert ping.in_reply_to is None and ping.event_id == "g-1"
     assert ping.http is not None and ping.http.method == "GET"
@@ -100,7 +105,7 @@ async def test_server_stream_delivers_server_requests(http_server: Any, recorder
     assert transport.server_stream_state == "ended"
 
 
-async def test_expired_session_is_forgotten(http_server: Any, recorder: Recorder) -> None:
+async def test_expired_session_is_forgotten(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await initialized(http_server, "/legacy", recorder)
     http_server.state.sessions.clear()
     await transport.send(message(2, "tools/list"))
@@ -115,7 +120,7 @@ async def test_expired_session_is_forgotten(http_server: Any, recorder: Recorder
     assert http_server.state.of("DELETE", "/legacy") == []
 
 
-async def test_no_get_stream_and_no_delete_are_fine(http_server: Any, recorder: Recorder) -> None:
+async def test_no_get_stream_and_no_delete_are_fine(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await initialized(http_server, "/legacy-strict", recorder)
     await transport.open_server_stream()
     assert transport.server_stream_state == "unsupported"
@@ -125,7 +130,9 @@ async def test_no_get_stream_and_no_delete_are_fine(http_server: Any, recorder: 
     assert "DELETE answered 405" in closed.reason
 
 
-async def test_sse_retry_resumes_with_last_event_id_after_the_retry_delay(http_server: Any, recorder: Recorder) -> None:
+async def test_sse_retry_resumes_with_last_event_id_after_the_retry_delay(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await initialized(http_server, "/sse-retry", recorder)
     await transport.send(message(5, "tools/call", {"name": "test_reconnection", "arguments": {}}))
     answer = await recorder.wait_for(Received, lambda e: e.in_reply_to == 5, within=10)
@@ -142,7 +149,9 @@ async def test_sse_retry_resumes_with_last_event_id_after_the_retry_delay(http_s
     await transport.close()
 
 
-async def test_failed_resumption_gives_up_and_reports_the_lost_request(http_server: Any, recorder: Recorder) -> None:
+async def test_failed_resumption_gives_up_and_reports_the_lost_request(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     http_server.state.retry_ms = 20
     transport = await initialized(http_server, "/resume-fails", recorder, max_reconnect_attempts=2)
     await transport.send(message(6, "tools/call", {"name": "x", "arguments": {}}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from transport_support import FakeClock, Recorder, base_url
@@ -20,6 +20,11 @@ from inspector.transport.base import (
     TransportStartError,
 )
 from inspector.transport.http import StreamableHttpTransport
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from transport_http_server import FixtureHttpServer
 
 MODERN = "2026-07-28"
 
@@ -38,13 +43,19 @@ def request(
     )
 
 
-async def connect(server: Any, path: str, recorder: Recorder, **kwargs: Any) -> StreamableHttpTransport:
+def replying_to(request_id: int) -> Callable[[Received], bool]:
+    return lambda event: event.in_reply_to == request_id
+
+
+async def connect(server: FixtureHttpServer, path: str, recorder: Recorder, **kwargs: Any) -> StreamableHttpTransport:
     transport = StreamableHttpTransport(base_url(server) + path, **kwargs)
     await transport.start(recorder)
     return transport
 
 
-async def test_headers_reach_the_server_and_secrets_are_redacted(http_server: Any, recorder: Recorder) -> None:
+async def test_headers_reach_the_server_and_secrets_are_redacted(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     schema = {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}
     params = {"name": "météo", "arguments": {"region": " eu-west "}}
     message = OutgoingMessage(
@@ -100,7 +111,7 @@ async def test_headers_reach_the_server_and_secrets_are_redacted(http_server: An
     assert "closed" in closed.reason
 
 
-async def test_a_notification_answered_202_yields_nothing(http_server: Any, recorder: Recorder) -> None:
+async def test_a_notification_answered_202_yields_nothing(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/json", recorder)
     note = OutgoingMessage(raw='{"jsonrpc":"2.0","method":"notifications/x"}', method="notifications/x")
     await transport.send(note)
@@ -108,7 +119,9 @@ async def test_a_notification_answered_202_yields_nothing(http_server: Any, reco
     assert [type(e) for e in recorder.events] == [Sent, Closed]
 
 
-async def test_sse_messages_arrive_in_order_and_comments_are_ignored(http_server: Any, recorder: Recorder) -> None:
+async def test_sse_messages_arrive_in_order_and_comments_are_ignored(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/sse", recorder)
     await transport.send(request(3))
     await recorder.wait_for(Received, lambda e: '"result"' in e.raw)
@@ -124,7 +137,7 @@ async def test_sse_messages_arrive_in_order_and_comments_are_ignored(http_server
 
 
 async def test_reading_stops_at_the_response_even_if_the_stream_stays_open(
-    http_server: Any, recorder: Recorder
+    http_server: FixtureHttpServer, recorder: Recorder
 ) -> None:
     transport = await connect(http_server, "/sse-no-end", recorder)
     await transport.send(request(4))
@@ -135,7 +148,9 @@ async def test_reading_stops_at_the_response_even_if_the_stream_stays_open(
     await transport.close()
 
 
-async def test_stream_cut_mid_event_is_a_fault_naming_the_lost_request(http_server: Any, recorder: Recorder) -> None:
+async def test_stream_cut_mid_event_is_a_fault_naming_the_lost_request(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/sse-cut", recorder)
     await transport.send(request(5))
     fault = await recorder.wait_for(TransportFault)
@@ -148,7 +163,7 @@ async def test_stream_cut_mid_event_is_a_fault_naming_the_lost_request(http_serv
 
 @pytest.mark.parametrize("path", ["/sse-closed-early", "/sse-modern-id"])
 async def test_modern_stream_closed_before_the_response_is_lost_not_resumed(
-    http_server: Any, recorder: Recorder, path: str
+    http_server: FixtureHttpServer, recorder: Recorder, path: str
 ) -> None:
     transport = await connect(http_server, path, recorder, default_retry_ms=10)
     await transport.send(request(6))
@@ -159,7 +174,9 @@ async def test_modern_stream_closed_before_the_response_is_lost_not_resumed(
     await transport.close()
 
 
-async def test_non_message_sse_events_are_reported_and_skipped(http_server: Any, recorder: Recorder) -> None:
+async def test_non_message_sse_events_are_reported_and_skipped(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/sse-odd-event", recorder)
     await transport.send(request(8))
     await recorder.wait_for(Received)
@@ -169,7 +186,9 @@ async def test_non_message_sse_events_are_reported_and_skipped(http_server: Any,
     await transport.close()
 
 
-async def test_jsonrpc_error_bodies_are_received_at_any_status(http_server: Any, recorder: Recorder) -> None:
+async def test_jsonrpc_error_bodies_are_received_at_any_status(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/jsonrpc400", recorder)
     await transport.send(request(9))
     received = await recorder.wait_for(Received)
@@ -184,14 +203,16 @@ async def test_jsonrpc_error_bodies_are_received_at_any_status(http_server: Any,
     await transport.close()
 
 
-async def test_garbage_json_body_is_still_received(http_server: Any, recorder: Recorder) -> None:
+async def test_garbage_json_body_is_still_received(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/garbage-json", recorder)
     await transport.send(request(11))
     assert (await recorder.wait_for(Received)).raw == "{not json at all"
     await transport.close()
 
 
-async def test_html_500_page_is_a_fault_with_a_readable_excerpt(http_server: Any, recorder: Recorder) -> None:
+async def test_html_500_page_is_a_fault_with_a_readable_excerpt(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/html500", recorder)
     await transport.send(request(12))
     fault = await recorder.wait_for(TransportFault)
@@ -205,7 +226,7 @@ async def test_html_500_page_is_a_fault_with_a_readable_excerpt(http_server: Any
     await transport.close()
 
 
-async def test_401_points_at_the_declared_resource_metadata(http_server: Any, recorder: Recorder) -> None:
+async def test_401_points_at_the_declared_resource_metadata(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/auth", recorder)
     await transport.send(request(13))
     fault = await recorder.wait_for(TransportFault)
@@ -217,7 +238,9 @@ async def test_401_points_at_the_declared_resource_metadata(http_server: Any, re
     await transport.close()
 
 
-async def test_401_without_metadata_lists_the_well_known_urls(http_server: Any, recorder: Recorder) -> None:
+async def test_401_without_metadata_lists_the_well_known_urls(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/auth-plain/mcp", recorder, headers={"Authorization": "Bearer old"})
     await transport.send(request(14))
     fault = await recorder.wait_for(TransportFault)
@@ -240,7 +263,7 @@ async def test_401_without_metadata_lists_the_well_known_urls(http_server: Any, 
     ],
 )
 async def test_http_errors_without_jsonrpc_bodies(
-    http_server: Any, recorder: Recorder, path: str, kind: str, words: str
+    http_server: FixtureHttpServer, recorder: Recorder, path: str, kind: str, words: str
 ) -> None:
     transport = await connect(http_server, path, recorder)
     await transport.send(request(15))
@@ -265,7 +288,7 @@ async def test_connection_refused_is_fatal_with_a_hint(recorder: Recorder) -> No
     await transport.close()
 
 
-async def test_tls_to_a_plain_http_port_is_a_tls_fault(http_server: Any, recorder: Recorder) -> None:
+async def test_tls_to_a_plain_http_port_is_a_tls_fault(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = StreamableHttpTransport(base_url(http_server).replace("http://", "https://") + "/json")
     await transport.start(recorder)
     await transport.send(request(17))
@@ -275,7 +298,7 @@ async def test_tls_to_a_plain_http_port_is_a_tls_fault(http_server: Any, recorde
     await transport.close()
 
 
-async def test_read_timeout_is_a_fault(http_server: Any, recorder: Recorder) -> None:
+async def test_read_timeout_is_a_fault(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/hang", recorder, read_timeout=0.2)
     await transport.send(request(18))
     fault = await recorder.wait_for(TransportFault)
@@ -284,7 +307,7 @@ async def test_read_timeout_is_a_fault(http_server: Any, recorder: Recorder) -> 
     await transport.close()
 
 
-async def test_cancel_closes_the_request_stream(http_server: Any, recorder: Recorder) -> None:
+async def test_cancel_closes_the_request_stream(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/sse-hang", recorder)
     await transport.send(request("call-1"))
     await recorder.wait_for(Received)
@@ -297,7 +320,7 @@ async def test_cancel_closes_the_request_stream(http_server: Any, recorder: Reco
     await transport.close()
 
 
-async def test_cancel_a_pending_json_answer(http_server: Any, recorder: Recorder) -> None:
+async def test_cancel_a_pending_json_answer(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/hang", recorder)
     await transport.send(request(19))
     assert await transport.cancel(19) is True
@@ -305,16 +328,18 @@ async def test_cancel_a_pending_json_answer(http_server: Any, recorder: Recorder
     assert [type(e) for e in recorder.events] == [Sent, Closed]
 
 
-async def test_concurrent_requests_each_get_their_answer(http_server: Any, recorder: Recorder) -> None:
+async def test_concurrent_requests_each_get_their_answer(http_server: FixtureHttpServer, recorder: Recorder) -> None:
     transport = await connect(http_server, "/json", recorder)
     await asyncio.gather(*(transport.send(request(n)) for n in range(20, 30)))
     for n in range(20, 30):
-        received = await recorder.wait_for(Received, lambda e, n=n: e.in_reply_to == n)
+        received = await recorder.wait_for(Received, replying_to(n))
         assert json.loads(received.raw)["id"] == n
     await transport.close()
 
 
-async def test_send_after_close_is_a_fault_and_close_is_idempotent(http_server: Any, recorder: Recorder) -> None:
+async def test_send_after_close_is_a_fault_and_close_is_idempotent(
+    http_server: FixtureHttpServer, recorder: Recorder
+) -> None:
     transport = await connect(http_server, "/json", recorder)
     await transport.close()
     await transport.close()

@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import pytest
 from transport_support import STDIO_SERVER, FakeClock, Recorder
@@ -26,8 +26,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def server(mode: str, *args: str, **kwargs: float) -> StdioTransport:
-    return StdioTransport([sys.executable, STDIO_SERVER, mode, *args], **kwargs)
+class ShutdownTimeouts(TypedDict, total=False):
+    stdin_close_timeout: float
+    terminate_timeout: float
+    kill_timeout: float
+
+
+def server(mode: str, *args: str, **timeouts: Unpack[ShutdownTimeouts]) -> StdioTransport:
+    return StdioTransport([sys.executable, STDIO_SERVER, mode, *args], **timeouts)
 
 
 def message(raw: str, request_id: int | None = 1) -> OutgoingMessage:

@@ -1,4 +1,5 @@
-"""Helpers for transport tests: an event recorder with bounded waits, a fake clock, fixture-server loading."""
+"""Helpers for transport tests: an event recorder with bounded waits, a fake clock, fixture-server loading, and the
+folder's fixtures (``conftest.py`` names them for pytest)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,15 @@ import asyncio
 import importlib.util
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+import pytest
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from types import ModuleType
+
+    from transport_http_server import FixtureHttpServer
 
     from inspector.transport.base import TransportEvent
 
@@ -70,7 +75,25 @@ class FakeClock:
         return self.now
 
 
-def base_url(server: Any) -> str:
+def base_url(server: FixtureHttpServer) -> str:
     """``http://127.0.0.1:<port>`` of a fixture HTTP server."""
     host, port = server.server_address[:2]
+    assert isinstance(host, str)
     return f"http://{host}:{port}"
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def http_server() -> Iterator[FixtureHttpServer]:
+    """A fresh scriptable HTTP server (``tests/fixtures/transport_http_server.py``) per test."""
+    module = load_fixture("transport_http_server")
+    server: FixtureHttpServer
+    server, thread = module.start()
+    try:
+        yield server
+    finally:
+        module.stop(server, thread)

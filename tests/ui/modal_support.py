@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import PurePath
+from typing import Any, Final, Protocol
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
 from inspector.ui.modals.preview import PreviewApp
 
 SIZE: Final = (120, 40)
-SnapCompare = Callable[..., bool]
+
+
+class SnapCompare(Protocol):
+    """pytest-textual-snapshot's ``snap_compare`` fixture (the plugin gives it no usable type): the screenshot of
+    ``app`` after ``press`` and ``run_before``, at ``terminal_size``, matches the accepted one."""
+
+    def __call__(
+        self,
+        app: str | PurePath | App[Any],
+        press: Iterable[str] = ...,
+        terminal_size: tuple[int, int] = ...,
+        run_before: Callable[[Pilot[Any]], Awaitable[None] | None] | None = ...,
+    ) -> bool: ...
 
 
 async def wait_until(pilot: Pilot[Any], ready: Callable[[], bool], timeout: float = 10.0) -> None:

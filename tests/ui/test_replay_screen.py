@@ -75,7 +75,7 @@ async def test_replay_round_details_and_request_state_are_as_recorded(tmp_path: 
         assert panel.state.value == recorded.request_state.value and panel.state.echoed is True
         lines = screen.query_one(DetailView).plain_lines
         assert lines[0] == "#6 round 2 · id 6 → id 7"
-        assert any('"duplicate_of": 4301' in line for line in lines)
+        assert any('"duplicateOfId": 4301' in line for line in lines)
 
 
 async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -95,7 +95,7 @@ async def test_resend_plans_and_answers(tmp_path: Path) -> None:
     work = live.calls[5]
     assert answers_of(work) == {
         "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-        "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+        "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 4301}},
     }
     prompt = Call(1, "prompts/get", {"name": "code_review", "arguments": {"code": "x"}}, 0.0)
     read = Call(2, "resources/read", {"uri": "demo://report"}, 0.0)

@@ -24,10 +24,10 @@ SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")
 WAIT_S: Final = 30.0
 """How long a test waits for what it expects before failing (generous: the suite runs on a loaded 2-core machine)."""
-WORK_ITEM: Final = {"workItemId": 4211, "fields": {"state": "Resolved"}}
+WORK_ITEM: Final = {"workItemId": 4522, "fields": {"System.State": "Resolved"}}
 WORK_ITEM_ANSWERS: Final = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+    "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 4301}},
 }
 LOGIN_ANSWER: Final = {"github_login": {"action": "accept", "content": {"name": "octocat"}}}
 PeerFactory = Callable[[], Peer]

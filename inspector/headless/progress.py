@@ -7,7 +7,8 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.protocol.sanitize import one_line
-from inspector.session.timeline import Call, Round, RoundUpdated, Timeline, TimelineEvent
+from inspector.session.timeline import Call, Round, Timeline
+from inspector.session.timeline_events import RoundUpdated, TimelineEvent
 
 
 class ProgressLines:

@@ -19,7 +19,8 @@ from inspector.protocol.jsonrpc import classify
 from inspector.protocol.sanitize import one_line
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import Record, raw_text
-from inspector.session.timeline import Call, CallFinished
+from inspector.session.timeline import Call
+from inspector.session.timeline_events import CallFinished
 
 RAW_WIDTH = 200
 

@@ -5,18 +5,8 @@ from __future__ import annotations
 
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
-from inspector.session.timeline import (
-    Call,
-    CallFinished,
-    CallStarted,
-    ConsoleLine,
-    EraDecision,
-    Finding,
-    GivenAnswer,
-    RoundUpdated,
-    SessionChanged,
-    SessionRowChanged,
-)
+from inspector.session.timeline import Call, ConsoleLine, EraDecision, Finding, GivenAnswer
+from inspector.session.timeline_events import CallFinished, CallStarted, RoundUpdated, SessionChanged, SessionRowChanged
 
 
 def event(state: BuildState, record: Record, t: float) -> None:

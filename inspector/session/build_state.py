@@ -7,15 +7,8 @@ from typing import Any
 
 from inspector.protocol.jsonrpc import RequestId
 from inspector.session import findings as lint
-from inspector.session.timeline import (
-    Call,
-    ConsoleAppended,
-    ConsoleLine,
-    Finding,
-    FindingRaised,
-    Round,
-    Timeline,
-)
+from inspector.session.timeline import Call, ConsoleLine, Finding, Round, Timeline
+from inspector.session.timeline_events import ConsoleAppended, FindingRaised
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 """The ``_meta`` key that ties a request or result to a task (2025-11-25, SEP-2322)."""

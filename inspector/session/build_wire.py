@@ -1,35 +1,30 @@
-"""The wire records (``c2s``, ``s2c``) applied to the timeline: everything the wire can tell is derived here from
-the exact text (responses, result types, requestState and its echo, notifications, lint), so a live session and
-the replay of its recording build the same model. Functions over the builder's ``BuildState``.
+"""Our requests and their responses applied to the timeline: everything the wire can tell is derived here from
+the exact text (rounds, responses, result types, requestState and its echo, status, lint), so a live session and
+the replay of its recording build the same model; what the server sends of its own accord (notifications, server
+requests) is ``build_server``'s. Functions over the builder's ``BuildState``.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_PROTOCOL_VERSION, META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject, WireParse
-from inspector.protocol.methods import INPUT_REQUEST_METHODS, RESULT_TYPES, allows_input_required
+from inspector.protocol.methods import RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
 from inspector.session import build_tasks
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState, InFlight
-from inspector.session.records import Record, undecodable_bytes
-from inspector.session.timeline import (
-    Call,
+from inspector.session.http_info import HttpInfo
+from inspector.session.records import Record
+from inspector.session.timeline import Call, CallStatus, RequestState, Round, WireMessage
+from inspector.session.timeline_events import (
     CallFinished,
-    CallStatus,
-    ConsoleLine,
-    HttpInfo,
-    RequestState,
-    Round,
     RoundStarted,
     RoundUpdated,
     SessionChanged,
     SessionRowChanged,
-    WireMessage,
 )
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 
@@ -96,30 +91,7 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
         state.timeline.emit(RoundStarted(call, round_))
 
 
-def incoming(state: BuildState, record: Record, t: float, parsed: WireParse) -> None:
-    http = HttpInfo.from_json(record["http"]) if "http" in record else None
-    reply_to = record.get("reply_to")
-    if record.get("note") == "sse":
-        on = f"the stream of request {reply_to!r}" if reply_to is not None else "the GET stream"
-        state.console(ConsoleLine(t, "transport", f"SSE on {on}, no message: {one_line(parsed.raw, 300)}", "debug"))
-        return
-    undecodable = undecodable_bytes(record) if "bytes" in record else None
-    wire = WireMessage(parsed.raw, t, "s2c", parsed.message, http, undecodable)
-    if undecodable is not None or (http is not None and _odd_content_type(http)):
-        _wire_problems(state, wire, _owner(state, parsed, reply_to))
-    if parsed.kind in ("response", "error"):
-        _response(state, parsed, wire, reply_to)
-    elif parsed.kind == "notification":
-        _notification(state, parsed, wire, reply_to)
-    elif parsed.kind == "request":
-        _server_request(state, parsed, wire, reply_to)
-    else:
-        state.timeline.unmatched.append(wire)
-        excerpt = parsed.raw if len(parsed.raw) <= 120 else parsed.raw[:117] + "..."
-        state.finding(lint.make("invalid-message", f"{parsed.problem}: {excerpt!r}"))
-
-
-def _owner(state: BuildState, parsed: WireParse, reply_to: Any) -> tuple[Call, Round] | None:
+def owner(state: BuildState, parsed: WireParse, reply_to: Any) -> tuple[Call, Round] | None:
     """The call and round a message from the server belongs to, before it is applied (for its findings)."""
     key = parsed.id if parsed.kind in ("response", "error") and parsed.id is not None else reply_to
     flight = state.in_flight.get(key) if isinstance(key, int | str) else None
@@ -128,7 +100,7 @@ def _owner(state: BuildState, parsed: WireParse, reply_to: Any) -> tuple[Call, R
     return (flight.call, flight.round) if flight is not None else None
 
 
-def _odd_content_type(http: HttpInfo) -> bool:
+def odd_content_type(http: HttpInfo) -> bool:
     """A 2xx answer whose Content-Type is neither JSON nor an event stream (accepted, and said)."""
     kind = (http.content_type or "").partition(";")[0].strip().lower()
     return (
@@ -136,13 +108,13 @@ def _odd_content_type(http: HttpInfo) -> bool:
     )
 
 
-def _wire_problems(state: BuildState, wire: WireMessage, owner: tuple[Call, Round] | None) -> None:
+def wire_problems(state: BuildState, wire: WireMessage, owner: tuple[Call, Round] | None) -> None:
     """Findings about how a message arrived (its bytes, its HTTP answer), on the round it belongs to."""
     found: list[tuple[str, str]] = []
     if wire.undecodable is not None:
         found.append(("invalid-utf8", f"the message is not valid UTF-8: {bad_utf8(wire.undecodable)}"))
     http = wire.http
-    if http is not None and _odd_content_type(http):
+    if http is not None and odd_content_type(http):
         found.append(
             (
                 "unexpected-content-type",
@@ -182,7 +154,7 @@ def bad_utf8(data: bytes) -> str:
     return f"{'; '.join(shown)}{more}, shown as U+FFFD; the exact bytes are kept in the recording"
 
 
-def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
+def response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
     request_id = parsed.id
     if request_id is None and isinstance(reply_to, int | str):
         request_id = reply_to  # an HTTP error body with a null id answers the POST that carried it
@@ -221,7 +193,7 @@ def _response(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to:
         _result(state, call, round_, message.get("result"), flight.version)
     if state.timeline.listeners:
         state.timeline.emit(RoundUpdated(call, round_))
-    _derive_status(state, call, round_, wire.at)
+    derive_status(state, call, round_, wire.at)
 
 
 def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire: WireMessage) -> None:
@@ -245,7 +217,7 @@ def _late_response(state: BuildState, flight: InFlight, parsed: WireParse, wire:
         state.timeline.emit(RoundUpdated(call, round_))
 
 
-def _derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
+def derive_status(state: BuildState, call: Call, round_: Round, at: float) -> None:
     """What the wire alone says about the call: input-required, or finished (complete, tool-error, error).
 
     The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
@@ -321,13 +293,13 @@ def _input_required(state: BuildState, call: Call, round_: Round, result: JsonOb
     requests = result.get("inputRequests")
     if isinstance(requests, dict):
         round_.input_requests = {str(k): v for k, v in requests.items() if isinstance(v, dict)}
-        _check_forms(state, call, round_)
+        check_forms(state, call, round_)
     request_state = result.get("requestState")
     if isinstance(request_state, str):
         round_.request_state = RequestState(request_state)
 
 
-def _check_forms(state: BuildState, call: Call, round_: Round) -> None:
+def check_forms(state: BuildState, call: Call, round_: Round) -> None:
     """Elicitations a client must not take as they come: a form whose requestedSchema the spec does not allow
     (nested objects, $ref, unknown types: the form falls back to a JSON editor), and a URL that holds control or
     invisible characters (it is never offered for opening or copying as is)."""
@@ -365,130 +337,7 @@ def _server_identity(state: BuildState, method: str, result: JsonObject) -> None
     state.timeline.emit(SessionChanged())
 
 
-def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
-    message = parsed.message or {}
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
-    assert isinstance(params, dict)
-    target: tuple[Call, Round] | None = None
-    if parsed.method in build_tasks.TASK_NOTIFICATIONS:
-        target = build_tasks.notified(state, parsed.method or "", params, wire.at)
-        if target is not None:
-            target[1].notifications.append(wire)
-            _derive_status(state, target[0], target[1], wire.at)
-            state.timeline.emit(RoundUpdated(*target))
-            return
-    token = params.get("progressToken")
-    token = token if isinstance(token, int | str) else None  # a malformed token (a list) must not break lookup
-    if parsed.method == "notifications/progress" and token in state.progress:
-        round_ = state.progress[token]
-        target = (_call_of(state, round_), round_)
-    elif isinstance(reply_to, int | str) and reply_to in state.in_flight:
-        flight = state.in_flight[reply_to]
-        target = (flight.call, flight.round)
-    elif state.in_flight:
-        flight = list(state.in_flight.values())[-1]
-        target = (flight.call, flight.round)
-    if parsed.method == "notifications/message":
-        level = params.get("level")
-        data = params.get("data")
-        text = data if isinstance(data, str) else classify_text(data)
-        logger = params.get("logger")
-        prefix = f"{logger}: " if isinstance(logger, str) else ""
-        state.console(ConsoleLine(wire.at, "log", prefix + text, str(level) if level is not None else None))
-    if target is None:
-        state.timeline.unmatched.append(wire)
-        return
-    call, round_ = target
-    if parsed.method == "notifications/progress":
-        _check_progress(state, call, round_, params)
-    if call.ended and not round_.late and call.task is None:
-        round_.late = True
-        state.on_round("late-notification", f"{parsed.method} came after the call ended {call.status}", call, round_)
-    round_.notifications.append(wire)
-    state.timeline.emit(RoundUpdated(call, round_))
-
-
-def _check_progress(state: BuildState, call: Call, round_: Round, params: JsonObject) -> None:
-    """Progress MUST increase: a value that goes back is a finding (once a round)."""
-    value = params.get("progress")
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return
-    previous = [
-        n.message["params"].get("progress")
-        for n in round_.notifications
-        if n.message is not None
-        and n.message.get("method") == "notifications/progress"
-        and isinstance(n.message.get("params"), dict)
-    ]
-    earlier = [p for p in previous if isinstance(p, int | float) and not isinstance(p, bool)]
-    if earlier and value <= earlier[-1] and not any(f.code == "progress-not-increasing" for f in round_.findings):
-        state.on_round("progress-not-increasing", f"progress went from {earlier[-1]} to {value}", call, round_)
-
-
-def _call_of(state: BuildState, round_: Round) -> Call:
-    for call in reversed(state.timeline.calls):
-        if round_ in call.rounds:
-            return call
-    raise LookupError("round without a call")
-
-
-def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
-    message = parsed.message or {}
-    params = message.get("params")
-    call = state.owner_of_server_request(reply_to, parsed.method, params)
-    if call is None:
-        _session_row(state, parsed, wire, params)
-        return
-    round_ = Round(
-        index=len(call.rounds) + 1,
-        kind="server-request",
-        request_id=parsed.id,
-        method=parsed.method or "",
-        request=wire,
-    )
-    if parsed.method in INPUT_REQUEST_METHODS:
-        request: JsonObject = {"method": parsed.method}
-        if isinstance(params, dict):
-            request["params"] = params
-        round_.input_requests = {"": request}
-    if state.timeline.era is not None and state.timeline.era.era == "modern":
-        state.on_round("server-request-in-modern", f"the server sent a {parsed.method} request", call, round_)
-    call.rounds.append(round_)
-    _check_forms(state, call, round_)
-    if parsed.id is not None:
-        state.server_requests[parsed.id] = (call, round_)
-    state.timeline.emit(RoundStarted(call, round_))
-
-
-def _session_row(state: BuildState, parsed: WireParse, wire: WireMessage, params: Any) -> None:
-    """A server request of no call: a row of the session, never a round of a call, never its status."""
-    round_ = Round(
-        index=len(state.timeline.session) + 1,
-        kind="server-request",
-        request_id=parsed.id,
-        method=parsed.method or "",
-        request=wire,
-    )
-    if parsed.method in INPUT_REQUEST_METHODS:
-        request: JsonObject = {"method": parsed.method}
-        if isinstance(params, dict):
-            request["params"] = params
-        round_.input_requests = {"": request}
-    state.timeline.session.append(round_)
-    if parsed.id is not None:
-        state.server_requests[parsed.id] = (None, round_)
-    state.timeline.emit(SessionRowChanged(round_))
-
-
 def _request_params(round_: Round) -> JsonObject:
     message = round_.request.message or {}
     params = message.get("params")
     return params if isinstance(params, dict) else {}
-
-
-def classify_text(value: Any) -> str:
-    """A log payload that is not a string, as compact JSON."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)

@@ -1,8 +1,9 @@
 """Builds the Timeline from records, live or replayed, so both produce the same model.
 
 Everything the wire can tell (responses, result types, requestState, notifications, lint) is derived from the exact
-text (``build_wire``); what it cannot tell (which call a request belongs to, who answered, why a call ended) comes
-in event records written by the session (``build_events``). Both are functions over one ``BuildState``.
+text (``build_wire`` for our requests and their responses, ``build_server`` for what the server sends of its own
+accord); what it cannot tell (which call a request belongs to, who answered, why a call ended) comes
+in event records written by the session (``build_events``). All are functions over one ``BuildState``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.protocol.jsonrpc import WireParse, classify
-from inspector.session import build_events, build_wire
+from inspector.session import build_events, build_server, build_wire
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState
 from inspector.session.build_wire import bad_utf8
@@ -36,7 +37,7 @@ class TimelineBuilder:
         if direction == "c2s":
             build_wire.outgoing(self.state, record, t, parsed or classify(raw_text(record) or ""))
         elif direction == "s2c":
-            build_wire.incoming(self.state, record, t, parsed or classify(raw_text(record) or ""))
+            build_server.incoming(self.state, record, t, parsed or classify(raw_text(record) or ""))
         elif direction == "stderr":
             self.state.console(ConsoleLine(t, "stderr", raw_text(record) or ""))
             if "bytes" in record:

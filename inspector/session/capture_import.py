@@ -15,8 +15,8 @@ from typing import Any
 from inspector.protocol.jsonrpc import JsonObject, classify
 from inspector.protocol.wire_text import dumps
 from inspector.session import records
+from inspector.session.http_info import HttpInfo
 from inspector.session.records import Record
-from inspector.session.timeline import HttpInfo
 
 
 def _http(raw: Any, direction: str) -> HttpInfo | None:

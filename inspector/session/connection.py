@@ -20,8 +20,9 @@ from inspector.protocol.wire_text import Encoded, dumps
 from inspector.session import findings as lint
 from inspector.session import records
 from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.http_info import HttpInfo
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline import Call, HttpInfo
+from inspector.session.timeline import Call
 from inspector.transport.base import (
     Closed,
     HttpExchange,

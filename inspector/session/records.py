@@ -23,7 +23,8 @@ from typing import Any, Final, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.protocol.wire_text import dumps
-from inspector.session.timeline import Finding, HttpInfo
+from inspector.session.http_info import HttpInfo
+from inspector.session.timeline import Finding
 
 FORMAT: Final = "inspector"
 FORMAT_VERSION: Final = 1

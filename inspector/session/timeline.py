@@ -9,12 +9,17 @@ a live session and a replay of its recording produce equal timelines.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.http_info import HttpInfo
 from inspector.session.task_span import TaskSpan
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from inspector.session.timeline_events import TimelineEvent, TimelineListener
 
 Direction = Literal["c2s", "s2c"]
 Severity = Literal["error", "warning", "info"]
@@ -44,58 +49,6 @@ FAILED_STATUSES: frozenset[CallStatus] = frozenset(
     {"tool-error", "error", "no-answer", "round-cap", "cancelled", "failed", "detached"}
 )
 """A call that ended with one of these did not get what it asked for (shown in red, exit code other than 0)."""
-
-
-@dataclass(slots=True)
-class HttpInfo:
-    """The HTTP side of one message (status and headers), as recorded."""
-
-    method: str | None = None
-    url: str | None = None
-    status: int | None = None
-    request_headers: dict[str, str] = field(default_factory=dict)
-    response_headers: dict[str, str] = field(default_factory=dict)
-    content_type: str | None = None
-    elapsed_ms: float | None = None
-    body: str | None = None
-    """A response body that was not JSON-RPC (an HTML error page), verbatim up to 1 MiB."""
-    body_truncated: bool = False
-    """The body was longer than 1 MiB, and ``body`` is its beginning."""
-
-    def to_json(self) -> JsonObject:
-        """Compact dict for the recording (empty fields left out)."""
-        out: JsonObject = {}
-        for key in ("method", "url", "status", "content_type", "elapsed_ms", "body"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        if self.body_truncated:
-            out["body_truncated"] = True
-        if self.request_headers:
-            out["request_headers"] = self.request_headers
-        if self.response_headers:
-            out["response_headers"] = self.response_headers
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any) -> HttpInfo | None:
-        """Inverse of ``to_json``; tolerant of missing or wrong-typed fields."""
-        if not isinstance(data, dict):
-            return None
-        info = cls()
-        for key in ("method", "url", "content_type", "body"):
-            if isinstance(data.get(key), str):
-                setattr(info, key, data[key])
-        info.body_truncated = data.get("body_truncated") is True
-        if isinstance(data.get("status"), int):
-            info.status = data["status"]
-        if isinstance(data.get("elapsed_ms"), int | float):
-            info.elapsed_ms = float(data["elapsed_ms"])
-        for key in ("request_headers", "response_headers"):
-            value = data.get(key)
-            if isinstance(value, dict):
-                setattr(info, key, {str(k): str(v) for k, v in value.items()})
-        return info
 
 
 @dataclass(slots=True)
@@ -363,66 +316,6 @@ class EraDecision:
     era: Literal["modern", "legacy"]
     version: str
     why: str
-
-
-# Events the timeline announces to its listeners (the UI bridge turns them into Textual messages).
-@dataclass(frozen=True, slots=True)
-class CallStarted:
-    call: Call
-
-
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
-    call: Call
-    round: Round
-
-
-@dataclass(frozen=True, slots=True)
-class RoundUpdated:
-    """A round changed: its response arrived, an answer was given, a notification or finding was added."""
-
-    call: Call
-    round: Round
-
-
-@dataclass(frozen=True, slots=True)
-class CallFinished:
-    call: Call
-
-
-@dataclass(frozen=True, slots=True)
-class ConsoleAppended:
-    line: ConsoleLine
-
-
-@dataclass(frozen=True, slots=True)
-class FindingRaised:
-    finding: Finding
-
-
-@dataclass(frozen=True, slots=True)
-class SessionChanged:
-    """Era, server info or connection state changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRowChanged:
-    """A server request that belongs to no call arrived, was answered, or got our reply (``Timeline.session``)."""
-
-    round: Round
-
-
-TimelineEvent = (
-    CallStarted
-    | RoundStarted
-    | RoundUpdated
-    | CallFinished
-    | ConsoleAppended
-    | FindingRaised
-    | SessionChanged
-    | SessionRowChanged
-)
-TimelineListener = Callable[[TimelineEvent], None]
 
 
 @dataclass(slots=True)

@@ -12,19 +12,15 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from inspector.session.timeline import (
-    Call,
+from inspector.session.timeline import Call, ConsoleLine, Finding, Round, Timeline
+from inspector.session.timeline_events import (
     CallFinished,
     CallStarted,
     ConsoleAppended,
-    ConsoleLine,
-    Finding,
     FindingRaised,
-    Round,
     RoundStarted,
     RoundUpdated,
     SessionChanged,
-    Timeline,
     TimelineEvent,
 )
 

@@ -15,7 +15,7 @@ import pytest
 from session_support import Live, bad_wire, finding_codes, live_session
 
 from inspector.session.outcome import Outcome
-from inspector.session.timeline import RoundStarted
+from inspector.session.timeline_events import RoundStarted
 
 NAME_ANSWER = {"action": "accept", "content": {"name": "octocat"}}
 BOUND_S = 20.0

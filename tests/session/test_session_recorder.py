@@ -20,7 +20,7 @@ from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.records import raw_text
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline import CallFinished, RoundStarted, TimelineEvent
+from inspector.session.timeline_events import CallFinished, RoundStarted, TimelineEvent
 from inspector.targets.target import Target
 
 

@@ -17,7 +17,7 @@ from ui_support import SIZE, connected, finished_call, wait_for
 
 from inspector.replay.export import export_call
 from inspector.session import records
-from inspector.session.timeline import HttpInfo
+from inspector.session.http_info import HttpInfo
 from inspector.ui.app import InspectorApp
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.screens.main import MainScreen

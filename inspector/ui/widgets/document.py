@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from inspector.headless.render import STARTUP, duration, waited
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call, Finding, HttpInfo, Round, WireMessage
+    from inspector.session.http_info import HttpInfo
+    from inspector.session.timeline import Call, Finding, Round, WireMessage
 
 FOLD_LINES: Final = 200
 LineKind = Literal["heading", "text", "json", "dim", "error", "finding", "fold"]

@@ -182,6 +182,8 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
     the caller says itself after the block (its ``error:`` line), left out of the block so it is said once."""
     head = Text(f"#{call.index} ", style="bold")
     head.append(call.method, style="bold")
+    if call.resends is not None:
+        head.append(f" ↻ #{call.resends}", style="magenta")
     if call.name:
         head.append(" " + one_line(call.name, 60), style="bold cyan")
     head.append("  ")

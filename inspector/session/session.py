@@ -15,7 +15,6 @@ from typing import Final
 
 from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
-from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
@@ -40,6 +39,7 @@ from inspector.session.session_log import SessionLog
 from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
 from inspector.session.task_span import TaskShape
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
+from inspector.session.tool_list import admit_tools
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
 
@@ -221,50 +221,45 @@ class InspectorSession:
         return ledger.end(call, "complete", result={field: items})
 
     def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
-        admitted: list[JsonObject] = []
-        for tool in tools:
-            schema = tool.get("inputSchema")
-            problems = (
-                x_mcp_header_problems(schema) if isinstance(schema, dict) and self.transport.kind == "http" else []
-            )
-            if problems:
-                self.ledger.finding(
-                    lint.make(
-                        "invalid-x-mcp-header",
-                        f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",
-                        call=call,
-                        hint="Tools with an invalid x-mcp-header MUST be excluded from the tool list (SEP-2243).",
-                    )
-                )
-                continue
-            admitted.append(tool)
+        admitted, left_out = admit_tools(tools, http=self.transport.kind == "http", call=call)
+        for found in left_out:
+            self.ledger.finding(found)
         self.tools = {str(tool.get("name")): tool for tool in admitted}
         return admitted
 
     async def call_tool(
-        self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None
+        self,
+        name: str,
+        arguments: JsonObject | None = None,
+        *,
+        capabilities: JsonObject | None = None,
+        resends: int | None = None,
     ) -> Outcome:
-        """``tools/call``, driving MRTR rounds to the end."""
+        """``tools/call``, driving MRTR rounds to the end (``resends``: the call it sends again, if it does)."""
         params: JsonObject = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return await self.request("tools/call", params, capabilities=capabilities)
+        return await self.request("tools/call", params, capabilities=capabilities, resends=resends)
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Outcome:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None, *, resends: int | None = None
+    ) -> Outcome:
         """``prompts/get``, driving MRTR rounds to the end."""
         params: JsonObject = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        return await self.request("prompts/get", params)
+        return await self.request("prompts/get", params, resends=resends)
 
-    async def read_resource(self, uri: str) -> Outcome:
+    async def read_resource(self, uri: str, *, resends: int | None = None) -> Outcome:
         """``resources/read``, driving MRTR rounds to the end."""
-        return await self.request("resources/read", {"uri": uri})
+        return await self.request("resources/read", {"uri": uri}, resends=resends)
 
-    async def request(self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None) -> Outcome:
+    async def request(
+        self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None, resends: int | None = None
+    ) -> Outcome:
         """Any request as one call; MRTR is driven for the three methods that allow it."""
         ledger = self.ledger
-        call = ledger.start(method, params)
+        call = ledger.start(method, params, resends)
         sent = self._with_task_request(method, params)
         try:
             result = await self._first_round(call, method, sent, capabilities)

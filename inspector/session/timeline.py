@@ -178,6 +178,8 @@ class Call:
     """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
     task: TaskSpan | None = None
     """The task the call created (or looks at again), when it made one."""
+    resends: int | None = None
+    """The call this one sent again (edit and resend): shown right above it, marked ``↻ #N``."""
 
     @property
     def name(self) -> str | None:

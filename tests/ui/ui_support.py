@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from inspector.answers.base import Answer, AnswerSource, NoAnswer
 from inspector.demo.in_process import NAME
+from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
@@ -66,13 +67,19 @@ def make_app(
     peer: PeerFactory = demo,
     sessions: list[InspectorSession] | None = None,
     interactive: bool = False,
+    recording: Path | None = None,
 ) -> InspectorApp:
     """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
-    ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``."""
+    ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``.
+    ``recording``: where the session records (as the TUI's own sessions do)."""
     built = sessions if sessions is not None else []
 
     def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
-        session = memory_session(peer(), given, era=chosen.era)
+        recorder = None
+        if recording is not None:
+            header = records.header(chosen.display_name, "stdio", chosen.era, started="test", inspector_version="test")
+            recorder = Recorder(recording, header)
+        session = memory_session(peer(), given, era=chosen.era, recorder=recorder)
         built.append(session)
         return session
 

@@ -17,6 +17,7 @@ from ui_support import (
     FixedAnswers,
     connected,
     finished_call,
+    footer,
     main_screen,
     make_app,
     wait_for,
@@ -31,6 +32,7 @@ from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import FOLD_LINES
+from inspector.ui.widgets.query_box import FilterBox, SearchBox
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.timeline_rows import Row
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -82,6 +84,104 @@ async def test_catalog_search_filters_items(app_factory: AppFactory) -> None:
         await pilot.press("slash")
         await pilot.press(*"work")
         assert screen.query_one(Catalog).visible_names == ["update_work_item"]
+
+
+async def test_the_search_box_shows_the_query_ranks_a_name_first_and_escape_leaves_it(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        await pilot.press("slash", *"ask")
+        box = screen.query_one(SearchBox)
+        assert app.focused is box and box.value == "ask"
+        assert "ask" in "".join(segment.text for segment in box.render_line(0))  # the query shows while typing
+        assert footer(app) == [("esc", "leave box")]  # the box's own escape, not the screen's "servers"
+        catalog = screen.query_one(Catalog)
+        assert catalog.visible_names[0] == "ask_capital"  # the name match before get_weather's description
+        await pilot.press("escape")
+        listing = screen.query_one(CatalogList)
+        await wait_for(pilot, lambda: app.focused is listing)
+        assert isinstance(app.screen, MainScreen) and box.value == "ask"  # still on the screen, still filtering
+        assert catalog.visible_names[0] == "ask_capital"
+        highlighted = listing.get_option_at_index(listing.highlighted or 0).prompt
+        assert str(highlighted).split() == ["ask_capital"]  # Enter now calls the name match
+        await pilot.press("slash", "enter")  # Enter in the box leaves it the same way
+        await wait_for(pilot, lambda: app.focused is listing)
+
+
+async def test_the_filter_box_says_its_own_escape_and_gives_the_timeline_back(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "add", {"a": 1, "b": 2})
+        await pilot.press("f")
+        box = screen.query_one(FilterBox)
+        await wait_for(pilot, lambda: app.focused is box)
+        assert footer(app) == [("esc", "leave box")]
+        await pilot.press(*"add", "escape")
+        await wait_for(pilot, lambda: app.focused is screen.timeline_view)
+        assert isinstance(app.screen, MainScreen) and box.display and box.value == "add"
+
+
+async def test_the_fold_mark_says_whether_a_call_is_unfolded(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
+        view = screen.timeline_view
+        view.focus()
+        index = screen.timeline.calls[-1].index
+        view.select_call(index)
+        await pilot.pause()
+
+        def mark() -> str:
+            view.ensure_rows()
+            return "".join(segment.text for segment in view.render_line(view.rows.index(Row(index, 0, 0))))[:2]
+
+        assert index in view.expanded and mark() == "▼ "  # unfolded on its own: it took three rounds
+        await pilot.press("space")
+        await wait_for(pilot, lambda: index not in view.expanded)
+        assert mark() == "▶ "
+        await pilot.press("space")
+        await wait_for(pilot, lambda: index in view.expanded)
+        assert mark() == "▼ "
+
+
+async def test_the_detail_pane_wraps_long_lines_and_w_scrolls_them_sideways(app_factory: AppFactory) -> None:
+    app = app_factory(answers=FixedAnswers(LOGIN_ANSWER))
+    async with app.run_test(size=SIZE) as pilot:
+        place = "Llanfairpwllgwyngyll, on the island of Anglesey, off the north-west coast of Wales"
+        screen = await finished_call(pilot, "get_weather", {"location": place})
+        detail = screen.query_one(DetailView)
+        width = detail.scrollable_content_region.width
+
+        def shown() -> list[str]:
+            return ["".join(s.text for s in detail.render_line(y)).rstrip() for y in range(detail.size.height)]
+
+        detail.focus()
+        await wait_for(pilot, lambda: ("w", "wrap") in footer(app))  # where it works, the footer says so
+        rows = shown()
+        assert all(len(row) <= width for row in rows)
+        joined = " ".join(row.strip() for row in rows)
+        assert place in joined  # every word of the long argument line is there, none cut at the edge
+        assert detail.virtual_size.width <= width  # nothing to scroll sideways
+        await pilot.press("w")
+        await wait_for(pilot, lambda: detail.virtual_size.width > width)  # one line each: the pane scrolls sideways
+        assert not any(place in row for row in shown())  # the line runs past the edge, where scrolling reaches it
+        await pilot.press("w")
+        await wait_for(pilot, lambda: detail.virtual_size.width <= width)
+
+
+async def test_c_copies_the_request_state_from_the_timeline(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
+        call = screen.timeline.calls[-1]
+        view = screen.timeline_view
+        view.focus()
+        view.select_call(call.index, 2)
+        await wait_for(pilot, lambda: screen.selected == (call.index, 2))
+        state = call.rounds[1].request_state
+        assert state is not None and app.focused is view
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.clipboard == state.value)
 
 
 async def test_multi_round_call_unfolds_into_rounds_with_answers_and_state(app_factory: AppFactory) -> None:

@@ -107,6 +107,13 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
             await pilot.pause()
 
 
+def footer(app: Any) -> list[tuple[str, str]]:
+    """What the footer of the screen on top shows: each key as written and its word (keys that do nothing in this
+    state are not offered, ``check_action``)."""
+    shown = [b.binding for b in app.screen.active_bindings.values() if b.binding.show]
+    return [(app.get_key_display(binding), binding.description) for binding in shown]
+
+
 def main_screen(pilot: Pilot[Any]) -> MainScreen:
     """The main screen, wherever it is in the stack (a modal may be over it)."""
     for screen in reversed(pilot.app.screen_stack):

@@ -370,7 +370,7 @@ class MainScreen(Screen[None]):
         self.timeline_view.filter_text = event.value
 
     @on(Input.Submitted, "#filter")
-    @on(FilterBox.Left)
+    @on(FilterBox.Left, "#filter")
     def _filter_done(self) -> None:
         field = self.query_one(FilterBox)
         field.display = bool(field.value)  # an empty filter goes away; one that filters stays in sight

@@ -200,8 +200,9 @@ class Catalog(Vertical):
         self._rebuild()
 
     @on(Input.Submitted, "#catalog-search")
-    @on(SearchBox.Left)
-    def _search_done(self) -> None:
+    @on(SearchBox.Left, "#catalog-search")
+    def _search_done(self, event: Input.Submitted | SearchBox.Left) -> None:
+        event.stop()  # the filter box's Left is the same message class: the screen must not take this one for it
         self.query_one(CatalogList).focus()
 
     @on(OptionList.OptionSelected)

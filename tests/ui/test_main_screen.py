@@ -169,6 +169,40 @@ async def test_the_detail_pane_wraps_long_lines_and_w_scrolls_them_sideways(app_
         await wait_for(pilot, lambda: detail.virtual_size.width <= width)
 
 
+async def test_an_answer_row_says_the_reply_and_who_gave_it(app_factory: AppFactory) -> None:
+    reply = {
+        "role": "assistant",
+        "content": {"type": "text", "text": "The capital of France is Paris."},
+        "model": "claude-3-sonnet-20240307",
+        "stopReason": "endTurn",
+    }
+    app = app_factory(answers=FixedAnswers({"capital_of_france": reply}))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "ask_capital", {})
+        call = screen.timeline.calls[-1]
+        view = screen.timeline_view
+        view.select_call(call.index, 1)
+        view.ensure_rows()
+        row = view.rows.index(Row(call.index, 1, 1))
+        text = "".join(segment.text for segment in view.render_line(row)).strip("│ ")
+        assert text.startswith('answered capital_of_france: "The capital of France is Pari')  # the reply, not JSON
+        # The row is cut only at the pane's edge; the round's detail has the answer whole, and who gave it.
+        await wait_for(pilot, lambda: screen.selected == (call.index, 1))
+        lines = screen.query_one(DetailView).plain_lines
+        at = lines.index("capital_of_france · from you")
+        assert '"text": "The capital of France is Paris."' in " ".join(lines[at:])
+
+
+async def test_a_catalog_entry_puts_its_title_on_a_line_of_its_own(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        listing = screen.query_one(CatalogList)
+        prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert "  code_review\n    Code review" in prompts  # never "code_review · Code" / "review" cut mid-phrase
+        assert "  demo://report{?section}\n    Quarterly report" in prompts
+
+
 async def test_c_copies_the_request_state_from_the_timeline(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:

@@ -108,10 +108,13 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
 
 
 def footer(app: Any) -> list[tuple[str, str]]:
-    """What the footer of the screen on top shows: each key as written and its word (keys that do nothing in this
-    state are not offered, ``check_action``)."""
-    shown = [b.binding for b in app.screen.active_bindings.values() if b.binding.show]
-    return [(app.get_key_display(binding), binding.description) for binding in shown]
+    """What the footer of the screen on top shows: each key as written and its word, one per action as Textual's
+    ``Footer`` shows them (keys that do nothing in this state are not offered, ``check_action``)."""
+    first: dict[str, Any] = {}
+    for active in app.screen.active_bindings.values():
+        if active.binding.show:
+            first.setdefault(active.binding.action, active.binding)
+    return [(app.get_key_display(binding), binding.description) for binding in first.values()]
 
 
 def main_screen(pilot: Pilot[Any]) -> MainScreen:

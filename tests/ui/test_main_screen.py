@@ -338,7 +338,7 @@ async def test_connect_failure_shows_the_error_and_stderr_then_retry_connects(tm
         assert isinstance(screen.failure, ConnectError)
         assert screen.check_action("reconnect", ()) is True
         await pilot.press("r")
-        await wait_for(pilot, lambda: screen.state == "connected")
+        await wait_for(pilot, lambda: screen.state == "connected" and screen.catalog_loaded)
         assert len(sessions) == 2  # a fresh session from the factory
         assert panel.display is False
         assert screen.session is sessions[1]

@@ -163,7 +163,10 @@ class Catalog(Vertical):
         return [item_name(kind, item) for kind, item in self._by_option.values()]
 
     def _rebuild(self) -> None:
-        listing = self.query_one(CatalogList)
+        found = self.query(CatalogList)
+        if not found:  # the app is closing (its children go first) while the catalog was still being listed
+            return
+        listing = found.first()
         highlighted = listing.highlighted_option.id if listing.highlighted_option is not None else None
         options: list[Option] = []
         self._by_option = {}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from inspector.headless.render import STARTUP, answer_summary, duration, includes_startup, waited
+from inspector.headless.render import STARTUP, answer_summary, includes_startup, server_time, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 
@@ -225,7 +225,7 @@ def render_call(call: Call, expanded: bool, width: int, palette: Palette, column
     right.append(" " * (columns.status - len(status) + 1))
     rounds = len(call.rounds)
     right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
-    _times(right, duration(call.server_ms), waited(call.answer_sources, call.wait_ms), columns, palette)
+    _times(right, server_time(call.server_ms, call.ended), waited(call.answer_sources, call.wait_ms), columns, palette)
     return _line(left, right, width)
 
 
@@ -269,7 +269,7 @@ def render_round(
     right = Text(" " * max(ROUNDS_WIDTH - marks.cell_len, 0), no_wrap=True, end="")
     right.append_text(marks)
     wait = waited(round_.answer_sources, call.round_wait_ms[position])
-    server = "" if round_.kind == "server-request" else duration(call.round_server_ms[position])
+    server = "" if round_.kind == "server-request" else server_time(call.round_server_ms[position], call.ended)
     _times(right, server, wait, columns, palette)
     return _line(left, right, width)
 

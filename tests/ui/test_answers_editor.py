@@ -94,8 +94,8 @@ def test_answers_editor(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """A dialog titled "Resend #6 with edited answers": "#6 tools/call update_work_item · from round 2", a note that
     each key is an input request key (a legacy request: its method) and that other questions are asked as usual,
     then a JSON editor holding {"resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {... "duplicate_of": 4301}} with the cursor in it, and the buttons Resend and Close; the footer
-    lists ^s Resend and esc close."""
+    "duplicate_of": {... "duplicateOfId": 4301}} with the cursor in it, and the buttons Resend and Close; the footer
+    lists ^s resend and esc close."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "update_work_item", WORK_ITEM)

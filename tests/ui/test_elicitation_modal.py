@@ -246,9 +246,10 @@ def test_elicitation_form_book_meeting(snap_compare: SnapCompare) -> None:
     description and "Sprint review" pre-filled with the cursor at its end (the first field has the focus, and the
     form is scrolled to its top), "Organizer email *" with a dim name@example.com hint, "Day *"
     pre-filled 2026-08-03, "Starts at" with a YYYY-MM-DDTHH:MM:SSZ hint, "Agenda link", "Attendees *" pre-filled 4,
-    "Duration (hours)", a ticked "Remote" checkbox ... (the rest scrolls). Under the form "Required fields are
-    marked *"; bottom right the Accept, Decline and Cancel buttons; the footer lists esc Cancel the call,
-    ^⏎ Accept, ^r Decline, ^g Cancel."""
+    "Duration (hours)" ... (the rest scrolls). Under the form "Required fields are marked *. Nothing is sent until
+    you answer. Decline and Cancel are answers the server receives; escape stops the call and answers nothing.";
+    bottom right the Accept, Decline and Cancel buttons; the footer lists esc stop the call, ^⏎ accept, ^r decline,
+    ^g cancel (answer)."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot, ElicitationModal)

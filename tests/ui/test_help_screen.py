@@ -100,10 +100,12 @@ async def test_help_names_every_call_key_where_a_person_sees_it_and_cuts_nothing
 
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_help_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """Over the dimmed main screen a "help" box holds a table of keys: key, action, what it does, where; it lists
-    / search and f filter (this screen), ⏎ call (CatalogList), the timeline's moves and space fold (TimelineView),
-    x unfold, c copy state, then ? help, t theme, ^p commands and q quit (everywhere), each with its tooltip. No call
-    is highlighted (the catalog has the focus), so no export or resend."""
+    """Over the dimmed main screen a "help" box holds a table of keys: key, action, what it does, where (in words:
+    this screen, catalog search, catalog, timeline, timeline filter, detail pane, everywhere); it lists / search
+    and f filter, esc leave box, ⏎ call, the timeline's moves and space fold, w wrap, then ? help, tab, t theme, ^p
+    commands and q quit, each tooltip wrapping in its column, never cut. Then "Not available in this state ...":
+    n, N, r, esc servers, and, since no call is highlighted (the catalog has the focus), e export, s edit & resend,
+    k cancel call (the box scrolls). The footer says esc close."""
 
     async def steps(pilot: Any) -> None:
         await connected(pilot)

@@ -414,10 +414,10 @@ def test_multi_round_call_with_request_state(snap_compare: SnapCompare, tmp_path
     id 7 retry → input_required duplicate_of with a lock mark, id 8 retry → complete, each "12 ms", the two that
     asked "you 24 ms"; the call's row "complete 3 rounds 36 ms you 48 ms" (the server's time, and the wait for you
     apart); under round 1 "answered resolution: resolution="Duplicate" (you)", under round 2 "answered
-    duplicate_of: duplicateOfId=4301 (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 → id 7" with the exact request
-    (carrying inputResponses and requestState) and response; the requestState panel shows the base64 value in its
-    own colour, its length and sha256, "looks like: base64 (of JSON)" and a green "✓ echoed unchanged by the
-    retry"."""
+    duplicate_of: duplicateOfId=4301 (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 →
+    id 7" with the exact request (carrying inputResponses and requestState) and response; the requestState panel
+    shows the base64 value in its own colour, its length and sha256, "looks like: base64 (of JSON)" and a green
+    "✓ echoed unchanged by the retry"."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "update_work_item", WORK_ITEM)

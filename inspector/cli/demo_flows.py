@@ -12,7 +12,7 @@ from inspector.session.session import InspectorSession
 DEMO_FLOWS: list[tuple[str, str, dict[str, Any]]] = [
     ("tool", "add", {"a": 2, "b": 3}),
     ("tool", "get_weather", {"location": "New York"}),
-    ("tool", "update_work_item", {"workItemId": 4242, "fields": {"state": "Resolved"}}),
+    ("tool", "update_work_item", {"workItemId": 4522, "fields": {"System.State": "Resolved"}}),
     ("tool", "ask_capital", {}),
     ("tool", "rolling_login", {}),
     ("tool", "heavy_report", {}),
@@ -25,7 +25,8 @@ DEMO_FLOWS: list[tuple[str, str, dict[str, Any]]] = [
     ("tool", "deploy_release", {"version": "1.2"}),
     ("tool", "nightly_build", {}),
 ]
-"""(kind, name or URI, arguments) for each demo flow, in the order the README tells the story."""
+"""(kind, name or URI, arguments) for each demo flow, in the order the README tells the story; where SEP-2322 gives
+an example (get_weather in New York, Bug #4522), its arguments."""
 
 
 def example_answers_path() -> Path:

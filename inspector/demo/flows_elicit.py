@@ -67,14 +67,16 @@ async def get_weather(location: str, ctx: DemoContext) -> str | InputRequiredRes
         answer = await legacy_elicit(ctx, ask_login)
     if (refused := _refused(answer)) is not None:
         return f"Nothing was changed: the GitHub login request was {refused}."
-    return f"Weather in {location} for @{_field(answer, 'name')}: 22°C, clear skies, light breeze from the west."
+    return f"Current weather in {location}:\nTemperature: 72°F\nConditions: Partly cloudy"
 
 
 async def update_work_item(workItemId: int, fields: dict[str, Any], ctx: DemoContext) -> str | InputRequiredResult:
     """Resolve an Azure DevOps work item (SEP-2322's two-round example): asks the resolution, then a duplicate id."""
     require_elicitation(ctx)
-    ask_resolution = form_request(f"How was work item #{workItemId} resolved?", RESOLUTION_SCHEMA)
-    ask_duplicate = form_request(f"Work item #{workItemId} duplicates which item?", DUPLICATE_OF_SCHEMA)
+    ask_resolution = form_request(
+        f"Resolving Bug #{workItemId} requires a resolution. How was this bug resolved?", RESOLUTION_SCHEMA
+    )
+    ask_duplicate = form_request("Since this is a duplicate, which work item is the original?", DUPLICATE_OF_SCHEMA)
     if is_modern(ctx):
         resolution = decode_state(ctx).get("resolution")
         if resolution is None:
@@ -89,8 +91,8 @@ async def update_work_item(workItemId: int, fields: dict[str, Any], ctx: DemoCon
         duplicate = elicit_answer(ctx, "duplicate_of")
         if (refused := _refused(duplicate)) is not None:
             return _unchanged(workItemId, refused)
-        duplicate_of = _field(duplicate, "duplicate_of")
-        if not isinstance(duplicate_of, int):
+        duplicate_of = _work_item_id(_field(duplicate, "duplicateOfId"))
+        if duplicate_of is None:
             # Round two asks only the duplicate id: the resolution must ride in requestState to survive.
             return input_required({"duplicate_of": ask_duplicate}, state={"resolution": resolution})
         return _resolved(workItemId, resolution, fields, duplicate_of)
@@ -106,18 +108,27 @@ async def update_work_item(workItemId: int, fields: dict[str, Any], ctx: DemoCon
     duplicate = await legacy_elicit(ctx, ask_duplicate)
     if (refused := _refused(duplicate)) is not None:
         return _unchanged(workItemId, refused)
-    return _resolved(workItemId, resolution, fields, _field(duplicate, "duplicate_of"))
+    return _resolved(workItemId, resolution, fields, _work_item_id(_field(duplicate, "duplicateOfId")))
+
+
+def _work_item_id(value: object) -> int | None:
+    """A work item id from the form (the SEP's schema says ``number``: 4301 or 4301.0), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 1:
+        return None
+    return int(value)
 
 
 def _unchanged(work_item_id: int, refused: str) -> str:
-    return f"Nothing was changed: work item #{work_item_id} stays open (the question was {refused})."
+    return f"Nothing was changed: Bug #{work_item_id} stays open (the question was {refused})."
 
 
-def _resolved(work_item_id: int, resolution: str, fields: dict[str, Any], duplicate_of: object) -> str:
-    updated = ", ".join(sorted(fields)) or "no other fields"
+def _resolved(work_item_id: int, resolution: str, fields: dict[str, Any], duplicate_of: int | None) -> str:
+    """The SEP's closing sentence ("Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and
+    duplicate link created."), and its like for the other resolutions."""
+    state = f"State set to {fields.get('System.State', 'Resolved')}"
     if duplicate_of is not None:
-        return f"Work item #{work_item_id} resolved as Duplicate of #{duplicate_of} (updated: {updated})."
-    return f"Work item #{work_item_id} resolved as {resolution} (updated: {updated})."
+        return f"Bug #{work_item_id} resolved as Duplicate of Bug #{duplicate_of}. {state} and duplicate link created."
+    return f"Bug #{work_item_id} resolved as {resolution}. {state}."
 
 
 async def rolling_login(ctx: DemoContext) -> str | InputRequiredResult:

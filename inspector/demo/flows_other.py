@@ -1,11 +1,11 @@
 """Tools for the non-elicitation flows: sampling, roots, state-only MRTR, progress, and a plain tool."""
 
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import InputRequiredResult, TextContent
+from mcp_types import CreateMessageRequest, InputRequiredResult, ModelHint, ModelPreferences, TextContent
+from pydantic import Field
 
 from inspector.demo.mrtr import (
     DemoContext,
@@ -28,10 +28,23 @@ SLOW_COUNT_STEP_SECONDS: Final = 0.01
 """Pause between progress notifications: enough to see them arrive one by one, never a long sleep."""
 
 
+def capital_request() -> CreateMessageRequest:
+    """SEP-2322's sampling example, as the SEP writes it: the question, the model hints and priorities, the system
+    prompt and maxTokens 100."""
+    request = sampling_request(CAPITAL_QUESTION, max_tokens=100)
+    preferences = ModelPreferences(
+        hints=[ModelHint(name="claude-3-sonnet")], intelligence_priority=0.8, speed_priority=0.5
+    )
+    params = request.params.model_copy(
+        update={"model_preferences": preferences, "system_prompt": "You are a helpful assistant."}
+    )
+    return request.model_copy(update={"params": params})
+
+
 async def ask_capital(ctx: DemoContext) -> str | InputRequiredResult:
     """Ask the client's model (sampling) what the capital of France is."""
     require_sampling(ctx)
-    request = sampling_request(CAPITAL_QUESTION, max_tokens=100)
+    request = capital_request()
     if is_modern(ctx):
         answer = sampling_answer(ctx, "capital_of_france")
         if answer is None:
@@ -71,10 +84,13 @@ async def heavy_report(ctx: DemoContext) -> str | InputRequiredResult:
     return f"Heavy report ready: 3 sections, 42 charts (resumed from ticket {state['ticket']})."
 
 
-async def slow_count(n: int, ctx: DemoContext) -> str:
+async def slow_count(
+    n: Annotated[int, Field(ge=0, le=SLOW_COUNT_MAX, description="How far to count (one progress step each)")],
+    ctx: DemoContext,
+) -> str:
     """Count to n, sending one progress notification per step."""
-    if not 0 <= n <= SLOW_COUNT_MAX:
-        raise ToolError(f"n must be between 0 and {SLOW_COUNT_MAX}")
+    # The limit is in the input schema (minimum/maximum): a client's form can say it before sending, and the SDK
+    # refuses an n out of range (isError) before this function runs.
     for step in range(1, n + 1):
         await ctx.report_progress(step, n, f"counted {step} of {n}")
         if step < n:

@@ -34,26 +34,20 @@ RESOLUTION_SCHEMA: Final[dict[str, Any]] = {
     "properties": {
         "resolution": {
             "type": "string",
-            "title": "Resolution",
-            "description": "How was this work item resolved?",
             "enum": list(RESOLUTIONS),
+            "description": "Resolution type for this bug",
         }
     },
     "required": ["resolution"],
 }
+"""SEP-2322's ADO example, round one, as the SEP writes it."""
 
 DUPLICATE_OF_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
-    "properties": {
-        "duplicate_of": {
-            "type": "integer",
-            "title": "Duplicate of",
-            "description": "The id of the work item this one duplicates",
-            "minimum": 1,
-        }
-    },
-    "required": ["duplicate_of"],
+    "properties": {"duplicateOfId": {"type": "number", "description": "Work item ID of the original bug"}},
+    "required": ["duplicateOfId"],
 }
+"""SEP-2322's ADO example, round two (the key is ``duplicate_of``, the field ``duplicateOfId``)."""
 
 LANGUAGES: Final = ("python", "typescript", "go", "rust", "java", "csharp")
 

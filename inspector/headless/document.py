@@ -137,6 +137,7 @@ def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
         "call": call.index,
         "method": call.method,
         "name": call.name,
+        "resends": call.resends,
         "status": call.status,
         "detail": call.status_detail or None,
         **call_times_json(call),

@@ -56,6 +56,15 @@ def duration(ms: float | None) -> str:
     return f"{minutes:.1f} min" if round(minutes, 1) < 60 else f"{minutes / 60:.1f} h"
 
 
+NO_REPLY: Final = "no reply"
+"""The server's time of what ended without a reply (cancelled, failed): not ``…``, which says it is still coming."""
+
+
+def server_time(ms: float | None, ended: bool) -> str:
+    """The server's time (``duration``), or ``no reply`` for what ended without one."""
+    return NO_REPLY if ms is None and ended else duration(ms)
+
+
 def waited(sources: list[str], ms: float | None) -> str | None:
     """The wait for answers, named by who gave them (``you 9.7 s``); None when nothing was asked, or nothing
     answered (a question left unanswered is said by the call's status, not as someone's time)."""
@@ -67,7 +76,7 @@ def waited(sources: list[str], ms: float | None) -> str | None:
 def call_times(call: Call) -> str:
     """The server's time for the call and, apart, the wait for its answers: ``79 ms · you 9.7 s``."""
     wait = waited(call.answer_sources, call.wait_ms)
-    return duration(call.server_ms) + (f" · {wait}" if wait else "")
+    return server_time(call.server_ms, call.ended) + (f" · {wait}" if wait else "")
 
 
 def answer_summary(response: Mapping[str, Any]) -> str:
@@ -122,7 +131,7 @@ def round_time(round_: Round, server_ms: float | None, wait_ms: float | None) ->
     wait = waited(round_.answer_sources, wait_ms)
     if round_.kind == "server-request":
         return wait or duration(None)
-    return duration(server_ms) + (f" · {wait}" if wait else "")
+    return server_time(server_ms, round_.abandoned is not None) + (f" · {wait}" if wait else "")
 
 
 def round_lines(
@@ -202,6 +211,8 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
     the caller says itself after the block (its ``error:`` line), left out of the block so it is said once."""
     head = Text(f"#{call.index} ", style="bold")
     head.append(call.method, style="bold")
+    if call.resends is not None:
+        head.append(f" ↻ #{call.resends}", style="magenta")
     if call.name:
         head.append(" " + one_line(call.name, 60), style="bold cyan")
     head.append("  ")

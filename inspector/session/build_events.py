@@ -18,6 +18,9 @@ def event(state: BuildState, record: Record, t: float) -> None:
         params = record.get("params") if isinstance(record.get("params"), dict) else {}
         assert isinstance(params, dict)
         new = Call(index=len(state.timeline.calls) + 1, method=method, params=params, started_at=t)
+        resends = record.get("resends")
+        if isinstance(resends, int) and not isinstance(resends, bool) and 1 <= resends < new.index:
+            new.resends = resends
         state.timeline.calls.append(new)
         if state.timeline.listeners:
             state.timeline.emit(CallStarted(new))

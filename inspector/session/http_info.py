@@ -1,5 +1,6 @@
-"""The HTTP side of one message (status, headers, a body that was not JSON-RPC), as recorded and as the timeline
-shows it."""
+"""The HTTP side of one message (method, URL, status, headers, a body that was not JSON-RPC), as the recording
+keeps it: written by the HTTP transport's records, read back by the builder, shown in the detail pane and exported
+as curl."""
 
 from __future__ import annotations
 

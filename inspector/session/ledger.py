@@ -33,10 +33,10 @@ class CallLedger:
         self.heap = heap
         self._started = 0
 
-    def start(self, method: str, params: JsonObject) -> int:
-        """A new call on the timeline; returns its number."""
+    def start(self, method: str, params: JsonObject, resends: int | None = None) -> int:
+        """A new call on the timeline (``resends``: the call it sends again); returns its number."""
         self._started += 1
-        self.log.queue(records.call_started(self.log.now(), self._started, method, params))
+        self.log.queue(records.call_started(self.log.now(), self._started, method, params, resends=resends))
         return self._started
 
     async def answer(self, call: int, key: str, request: JsonObject) -> JsonObject:

@@ -11,7 +11,8 @@ Every later line is a record with ``t`` (seconds since the session started) and 
   decoding with U+FFFD). ``note: "sse"`` marks an s2c record that is no message: SSE comment or keep-alive lines,
   or a block without data, verbatim in ``raw``.
 - ``"stderr"``: ``raw`` is one stderr line of the server.
-- ``"event"``: what the wire cannot tell: a call started (``event: "call"``), an answer and its source
+- ``"event"``: what the wire cannot tell: a call started (``event: "call"``, with ``resends``: the call it sent
+  again, for an edited resend), an answer and its source
   (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
   (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``), the server instance a
   request is about to go to (``"instance"``, written before the request by ``inspector lab``).
@@ -125,8 +126,11 @@ def event(t: float, name: str, **fields: Any) -> Record:
     return {"t": round(t, 6), "dir": "event", "event": name, **fields}
 
 
-def call_started(t: float, call: int, method: str, params: JsonObject) -> Record:
-    """A call the user asked for; ``params`` are before ``_meta`` and MRTR fields."""
+def call_started(t: float, call: int, method: str, params: JsonObject, *, resends: int | None = None) -> Record:
+    """A call the user asked for; ``params`` are before ``_meta`` and MRTR fields; ``resends``: the call it sends
+    again (edit and resend), so a replay shows it where it was shown live, marked ``↻ #N``."""
+    if resends is not None:
+        return event(t, "call", call=call, method=method, params=params, resends=resends)
     return event(t, "call", call=call, method=method, params=params)
 
 

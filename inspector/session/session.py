@@ -211,29 +211,38 @@ class InspectorSession:
         return outcome
 
     async def call_tool(
-        self, name: str, arguments: JsonObject | None = None, *, capabilities: JsonObject | None = None
+        self,
+        name: str,
+        arguments: JsonObject | None = None,
+        *,
+        capabilities: JsonObject | None = None,
+        resends: int | None = None,
     ) -> Outcome:
-        """``tools/call``, driving MRTR rounds to the end."""
+        """``tools/call``, driving MRTR rounds to the end (``resends``: the call it sends again, if it does)."""
         params: JsonObject = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return await self.request("tools/call", params, capabilities=capabilities)
+        return await self.request("tools/call", params, capabilities=capabilities, resends=resends)
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Outcome:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None, *, resends: int | None = None
+    ) -> Outcome:
         """``prompts/get``, driving MRTR rounds to the end."""
         params: JsonObject = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        return await self.request("prompts/get", params)
+        return await self.request("prompts/get", params, resends=resends)
 
-    async def read_resource(self, uri: str) -> Outcome:
+    async def read_resource(self, uri: str, *, resends: int | None = None) -> Outcome:
         """``resources/read``, driving MRTR rounds to the end."""
-        return await self.request("resources/read", {"uri": uri})
+        return await self.request("resources/read", {"uri": uri}, resends=resends)
 
-    async def request(self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None) -> Outcome:
+    async def request(
+        self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None, resends: int | None = None
+    ) -> Outcome:
         """Any request as one call; MRTR is driven for the three methods that allow it."""
         ledger = self.ledger
-        call = ledger.start(method, params)
+        call = ledger.start(method, params, resends)
         sent = self._with_task_request(method, params)
         try:
             result = await self._first_round(call, method, sent, capabilities)

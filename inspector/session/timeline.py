@@ -9,7 +9,6 @@ a live session and a replay of its recording produce equal timelines.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -19,6 +18,8 @@ from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from inspector.session.auth_steps import AuthStep
     from inspector.session.timeline_events import TimelineEvent, TimelineListener
 
@@ -186,6 +187,8 @@ class Call:
     """The subscription, when the call is a ``subscriptions/listen``."""
     auth: list[AuthStep] = field(default_factory=list)
     """The OAuth login (or refresh, or step-up) its requests needed, step by step (``session.auth_steps``)."""
+    resends: int | None = None
+    """The call this one sent again (edit and resend): shown right above it, marked ``↻ #N``."""
 
     @property
     def name(self) -> str | None:

@@ -1,12 +1,14 @@
-"""The events the timeline announces to its listeners as the builder writes it (the UI bridge turns them into
-Textual messages named in the past tense; the headless progress lines read them too)."""
+"""The events the Timeline announces to its listeners as the builder writes it (the UI bridge turns them into
+Textual messages named in the past tense; the headless progress lines and the replay stepper read them too)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from inspector.session.timeline import Call, ConsoleLine, Finding, Round
+if TYPE_CHECKING:
+    from inspector.session.timeline import Call, ConsoleLine, Finding, Round
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,7 +118,7 @@ def _payload(call: Call) -> Any:
 
 def _value(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 120 else text[:119] + "…"
+    return text if len(text) <= 2000 else text[:1999] + "…"  # the pane wraps it: only a huge value is cut
 
 
 def add_comparison(doc: Document, old: Call, new: Call) -> None:

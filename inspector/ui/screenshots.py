@@ -40,14 +40,14 @@ SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
 CANNED: Final[dict[str, dict[str, Any]]] = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+    "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 4301}},
     "github_login": {"action": "accept", "content": {"name": "octocat"}},
 }
 Steps = Callable[[Pilot[None]], Awaitable[None]]
 RecordingFactory = Callable[[Path], SessionFactory]
 """A session factory whose sessions record to the path given."""
 RECORDING: Final = "demo-session.jsonl"
-WORK_ITEM: Final = {"workItemId": 4211, "fields": {"state": "Resolved"}}
+WORK_ITEM: Final = {"workItemId": 4522, "fields": {"System.State": "Resolved"}}
 
 
 class CannedFirst:
@@ -118,7 +118,7 @@ async def composer(pilot: Pilot[None]) -> None:
 
 async def timeline(pilot: Pilot[None]) -> None:
     """update_work_item through its three rounds, unfolded, round 1 highlighted."""
-    screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    screen = await _call(pilot, "update_work_item", WORK_ITEM)
     call = screen.timeline.calls[-1].index
     screen.timeline_view.focus()
     screen.timeline_view.select_call(call, 1)
@@ -127,7 +127,7 @@ async def timeline(pilot: Pilot[None]) -> None:
 
 async def request_state(pilot: Pilot[None]) -> None:
     """The same call with round 2 highlighted: the requestState panel shows the state and its echo check."""
-    screen = await _call(pilot, "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+    screen = await _call(pilot, "update_work_item", WORK_ITEM)
     call = screen.timeline.calls[-1]
     with_state = [r.index for r in call.rounds if r.request_state is not None] or [1]
     screen.timeline_view.focus()

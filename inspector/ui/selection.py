@@ -29,11 +29,9 @@ class Selection:
     state: RequestState | None
 
 
-def selection(
-    timeline: Timeline, call_index: int, round_index: int, *, unfold: bool, resent_from: dict[int, int]
-) -> Selection | None:
-    """What to show for ``(call_index, round_index)`` (None when there is no such call); ``resent_from`` maps a
-    resent call to the call it resent."""
+def selection(timeline: Timeline, call_index: int, round_index: int, *, unfold: bool) -> Selection | None:
+    """What to show for ``(call_index, round_index)`` (None when there is no such call); a resent call's detail
+    ends with the comparison with the call it resent."""
     call = timeline.call(call_index)
     if call is None:
         return None
@@ -42,7 +40,7 @@ def selection(
         doc = round_document(call, round_, unfold=unfold, startup=includes_startup(timeline, call, round_))
         return Selection(call, round_index, doc, f"#{call_index} round {round_index}", round_.request_state)
     doc = call_document(call, unfold=unfold)
-    old = timeline.call(resent_from.get(call_index, 0))
+    old = timeline.call(call.resends) if call.resends is not None else None
     if old is not None:
         add_comparison(doc, old, call)
     with_state = [r for r in call.rounds if r.request_state is not None]

@@ -30,16 +30,16 @@ DEMO_REQUESTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"action": "accept", "content": {"email": "octocat@outlook.com"}},
     ),
     "resolution": (form(schemas.RESOLUTION_SCHEMA), {"action": "accept", "content": {"resolution": "Duplicate"}}),
-    "duplicate_of": (form(schemas.DUPLICATE_OF_SCHEMA), {"action": "accept", "content": {"duplicate_of": 4301}}),
+    "duplicate_of": (form(schemas.DUPLICATE_OF_SCHEMA), {"action": "accept", "content": {"duplicateOfId": 4301}}),
     "language": (form(schemas.LANGUAGE_SCHEMA), {"action": "accept", "content": {"language": "python"}}),
     "confirm": (form(schemas.CONFIRM_SCHEMA), {"action": "accept", "content": {"confirm": True}}),
     "dashboard": (url("https://dashboard.example.com/connect?session=demo"), {"action": "accept"}),
     "capital_of_france": (
         sampling("What is the capital of France?", max_tokens=100),
-        {
+        {  # SEP-2322's own reply
             "role": "assistant",
-            "content": {"type": "text", "text": "Paris"},
-            "model": "scripted",
+            "content": {"type": "text", "text": "The capital of France is Paris."},
+            "model": "claude-3-sonnet-20240307",
             "stopReason": "endTurn",
         },
     ),
@@ -71,7 +71,7 @@ async def test_legacy_requests_are_answered_by_method_name() -> None:
     listed = await source.answer(None, roots())
     elicited = await source.answer(None, form(schemas.GITHUB_LOGIN_SCHEMA))
 
-    assert reply.response["content"] == {"type": "text", "text": "Paris"}
+    assert reply.response["content"] == {"type": "text", "text": "The capital of France is Paris."}
     assert listed.response["roots"][0]["uri"] == "file:///home/demo/projects/inspector"
     assert elicited.response == {"action": "decline"}
 

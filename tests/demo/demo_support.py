@@ -10,11 +10,15 @@ import sys
 import time
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types as t
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+import sep_examples as sep
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator, Mapping
@@ -70,7 +74,7 @@ class Answerer:
             "name": "octocat",
             "email": f"octocat@{provider}.example",
             "resolution": self.resolution,
-            "duplicate_of": 4301,
+            "duplicateOfId": 4301,
             "language": "rust",
             "confirm": True,
             "environment": "production",
@@ -84,9 +88,7 @@ class Answerer:
     async def sample(self, ctx: ClientRequestContext, params: t.CreateMessageRequestParams) -> t.CreateMessageResult:
         self.keys.append(str(ctx.request_id))
         self.asked.append(params.model_dump(by_alias=True, exclude_none=True))
-        return t.CreateMessageResult(
-            role="assistant", content=t.TextContent(type="text", text="Paris"), model="stub-model"
-        )
+        return t.CreateMessageResult.model_validate(sep.CAPITAL_RESPONSE)  # the SEP's own reply
 
     async def roots(self, ctx: ClientRequestContext) -> t.ListRootsResult:
         self.keys.append(str(ctx.request_id))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pytest
+import sep_examples as sep
 from demo_support import ERAS, MEETING_ANSWER, Answerer, demo_client, text_of
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -44,10 +45,12 @@ async def test_elicitation_flows(era: str) -> None:
 
         weather = await client.call_tool("get_weather", {"location": "New York"})
         assert not weather.is_error
-        assert "New York" in text_of(weather) and "octocat" in text_of(weather)
+        assert text_of(weather) == "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
 
-        work_item = await client.call_tool("update_work_item", {"workItemId": 42, "fields": {"priority": 1}})
-        assert "Duplicate of #4301" in text_of(work_item)
+        work_item = await client.call_tool("update_work_item", sep.WORK_ITEM_CALL["arguments"])
+        assert text_of(work_item) == (
+            "Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created."
+        )
 
         login = await client.call_tool("rolling_login", {})
         assert text_of(login) == (
@@ -79,12 +82,8 @@ async def test_sampling_roots_load_shedding_progress_and_plain(era: str) -> None
     answerer = Answerer()
     async with demo_client(era, answerer) as client:
         capital = await client.call_tool("ask_capital", {})
-        assert text_of(capital) == "The model (stub-model) says: Paris"
-        sampled = answerer.asked[-1]
-        assert sampled["maxTokens"] == 100
-        assert sampled["messages"] == [
-            {"role": "user", "content": {"type": "text", "text": "What is the capital of France?"}}
-        ]
+        assert text_of(capital) == "The model (claude-3-sonnet-20240307) says: The capital of France is Paris."
+        assert answerer.asked[-1] == sep.CAPITAL_REQUEST["params"]  # the SEP's request, preferences and all
 
         roots = await client.call_tool("show_roots", {})
         assert "2 root(s)" in text_of(roots) and "file:///work/project" in text_of(roots)
@@ -146,7 +145,7 @@ async def test_work_item_without_duplicate_completes_after_one_question(era: str
     answerer = Answerer(resolution="Won't Fix")
     async with demo_client(era, answerer) as client:
         work_item = await client.call_tool("update_work_item", {"workItemId": 9, "fields": {"title": "x"}})
-    assert text_of(work_item) == "Work item #9 resolved as Won't Fix (updated: title)."
+    assert text_of(work_item) == "Bug #9 resolved as Won't Fix. State set to Resolved."
     assert len(answerer.asked) == 1
 
 
@@ -169,7 +168,7 @@ async def test_modern_rounds_driven_by_hand() -> None:
         # MCPServer seals the handler's plaintext state (AES-GCM) at the wire boundary.
         assert second.request_state is not None and second.request_state.startswith("v1.")
 
-        duplicate: InputResponses = {"duplicate_of": ElicitResult(action="accept", content={"duplicate_of": 4301})}
+        duplicate: InputResponses = {"duplicate_of": ElicitResult(action="accept", content={"duplicateOfId": 4301})}
         final = await client.session.call_tool(
             "update_work_item",
             arguments,
@@ -178,7 +177,7 @@ async def test_modern_rounds_driven_by_hand() -> None:
             allow_input_required=True,
         )
         assert not isinstance(final, InputRequiredResult)
-        assert "Duplicate of #4301" in text_of(final)
+        assert "Duplicate of Bug #4301" in text_of(final)
 
 
 async def test_modern_missing_capability_is_32021() -> None:

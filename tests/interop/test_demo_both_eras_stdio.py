@@ -106,11 +106,19 @@ async def test_every_demo_flow_completes_and_reads_the_same_way(era: EraMode) ->
         # wire does not say which call a request belongs to: it is a session row, answered, never a call's round.
         (roots,) = [row for row in session.timeline.session if row.method == "roots/list"]
         assert roots.answers and roots.response is not None
-    texts = {c.name: json.dumps(o.result) for c, o in zip(calls, outcomes, strict=True)}
-    assert "4301" in texts["update_work_item"]
-    assert "octocat" in texts["get_weather"]
-    assert "Paris" in texts["ask_capital"]
-    assert "Released v1.2 to production (approved)." in texts["deploy_release"]
+    texts = {c.name: (o.result or {}).get("content", [{}])[0].get("text") for c, o in zip(calls, outcomes, strict=True)}
+    # SEP-2322's own sentences, in both eras.
+    assert texts["update_work_item"] == (
+        "Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created."
+    )
+    assert texts["get_weather"] == "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
+    if era == "modern":  # the example answers file gives the SEP's reply; the legacy run asks the stub model
+        assert texts["ask_capital"] == "The model (claude-3-sonnet-20240307) says: The capital of France is Paris."
+    else:
+        assert texts["ask_capital"] == "The model (inspector-stub) says: Paris"
+    assert "Released v1.2 to production (approved)." in json.dumps(
+        outcomes[[c.name for c in calls].index("deploy_release")].result
+    )
     by_kind = {r.kind for c in calls for r in c.rounds}
     assert by_kind == ({"request"} if era == "modern" else {"request", "server-request"})
     if era == "modern":

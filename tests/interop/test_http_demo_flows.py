@@ -43,17 +43,12 @@ BOUND_S = 60.0
 """Upper bound on a whole test's traffic: a hang fails the test instead of the suite."""
 
 MODERN_ANSWERS: dict[str, Any] = json.loads(example_answers_path().read_text(encoding="utf-8"))
-SAMPLED = {
-    "role": "assistant",
-    "content": {"type": "text", "text": "Paris"},
-    "model": "scripted",
-    "stopReason": "endTurn",
-}
+SAMPLED = MODERN_ANSWERS["sampling/createMessage"]  # SEP-2322's own CreateMessageResult
 ROOTS = {"roots": [{"uri": "file:///home/demo/projects/inspector", "name": "inspector"}]}
 LEGACY_ELICITATIONS: list[dict[str, Any]] = [
     {"action": "accept", "content": {"name": "octocat"}},  # get_weather: who are you on GitHub
     {"action": "accept", "content": {"resolution": "Duplicate"}},  # update_work_item, question 1
-    {"action": "accept", "content": {"duplicate_of": 4301}},  # update_work_item, question 2
+    {"action": "accept", "content": {"duplicateOfId": 4301}},  # update_work_item, question 2
     {"action": "accept", "content": {"name": "hubber"}},  # rolling_login: GitHub
     {"action": "accept", "content": {"email": "hubber@gmail.com"}},  # rolling_login: Google
     {"action": "accept", "content": {"email": "hubber@outlook.com"}},  # rolling_login: Microsoft
@@ -70,21 +65,26 @@ LEGACY_ANSWERS: dict[str, Any] = {
     "roots/list": ROOTS,
 }
 
+WEATHER = "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
+WORK_ITEM = "Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created."
+CAPITAL = "The model (claude-3-sonnet-20240307) says: The capital of France is Paris."
+"""SEP-2322's sentences (its weather, its work item; its sampling reply, quoted by the tool)."""
+
 # flow -> (text in the result per era, MRTR input-request keys per round (modern), server requests (legacy))
 FLOWS: dict[str, tuple[dict[str, str], list[list[str]], list[str]]] = {
     "add": ({"modern": "5", "legacy": "5"}, [], []),
     "get_weather": (
-        {"modern": "Weather in New York for @octocat", "legacy": "Weather in New York for @octocat"},
+        {"modern": WEATHER, "legacy": WEATHER},
         [["github_login"]],
         ["elicitation/create"],
     ),
     "update_work_item": (
-        {"modern": "#4242 resolved as Duplicate of #4301", "legacy": "#4242 resolved as Duplicate of #4301"},
+        {"modern": WORK_ITEM, "legacy": WORK_ITEM},
         [["resolution"], ["duplicate_of"]],
         ["elicitation/create", "elicitation/create"],
     ),
     "ask_capital": (
-        {"modern": "The model (scripted) says: Paris", "legacy": "The model (scripted) says: Paris"},
+        {"modern": CAPITAL, "legacy": CAPITAL},
         [["capital_of_france"]],
         ["sampling/createMessage"],
     ),
@@ -283,7 +283,7 @@ async def test_a_legacy_session_the_server_forgot_is_reinitialized_on_the_next_p
         await session.close()
     assert before.status == "complete"
     assert outcome.status == "complete", outcome.detail
-    assert "Weather in Lisbon for @octocat" in text_of(outcome.result)
+    assert "Current weather in Lisbon:" in text_of(outcome.result)
     requests = [r for r in session.call(outcome.call_index).rounds if r.kind == "request"]
     if len(requests) == 2:  # the POST met the 404 (the GET stream had not noticed first)
         assert requests[0].error == {"code": -32600, "message": "Session not found"}

@@ -43,6 +43,22 @@ async def record_session(path: Path, *, damage: bool = False) -> Timeline:
     return session.timeline
 
 
+async def record_resend(path: Path) -> Timeline:
+    """Record connect, the four listings, add 2 + 40, then that call resent as 3 + 40 (as edit and resend does)."""
+    header = records.header("python -m inspector.demo", "stdio", "auto", started=STARTED, inspector_version="test")
+    recorder = Recorder(path, header)
+    session = memory_session(demo(), FixedAnswers(ANSWERS), recorder=recorder)
+    await session.connect()
+    for kind in CATALOG_KINDS:
+        await session.list_all(kind)
+    first = await session.call_tool("add", {"a": 2, "b": 40})
+    await session.call_tool("get_weather", {"location": "Lisbon"})
+    await session.call_tool("add", {"a": 3, "b": 40}, resends=first.call_index)
+    await session.close()
+    recorder.close()
+    return session.timeline
+
+
 def damage_file(path: Path) -> None:
     """Make line ``DAMAGED_LINE`` not JSON and add a last line cut in the middle (as a killed process leaves it)."""
     lines = path.read_bytes().splitlines(keepends=True)

@@ -35,7 +35,7 @@ async def test_resend_a_round_with_edited_answers(app_factory: AppFactory) -> No
         await wait_for(pilot, lambda: isinstance(app.screen, AnswersEditor))
         editor = app.screen.query_one(TextArea)
         assert json.loads(editor.text) == WORK_ITEM_ANSWERS  # every answer the call was given, by key
-        edited = {**WORK_ITEM_ANSWERS, "duplicate_of": {"action": "accept", "content": {"duplicate_of": 17}}}
+        edited = {**WORK_ITEM_ANSWERS, "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 17}}}
         editor.text = "not json"
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -56,9 +56,10 @@ async def test_resend_a_round_with_edited_answers(app_factory: AppFactory) -> No
         await wait_for(pilot, lambda: any("in the result" in line for line in screen.query_one(DetailView).plain_lines))
         lines = screen.query_one(DetailView).plain_lines
         at = lines.index("content[0].text: changed")
+        rest = "State set to Resolved and duplicate link created."
         assert lines[at + 1 : at + 3] == [
-            f'  #{old}: "Work item #4211 resolved as Duplicate of #4301 (updated: state)."',
-            f'  #{new.index}: "Work item #4211 resolved as Duplicate of #17 (updated: state)."',
+            f'  #{old}: "Bug #4522 resolved as Duplicate of Bug #4301. {rest}"',
+            f'  #{new.index}: "Bug #4522 resolved as Duplicate of Bug #17. {rest}"',
         ]
 
 
@@ -93,8 +94,8 @@ def test_answers_editor(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """A dialog titled "Resend #6 with edited answers": "#6 tools/call update_work_item · from round 2", a note that
     each key is an input request key (a legacy request: its method) and that other questions are asked as usual,
     then a JSON editor holding {"resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {... "duplicate_of": 4301}} with the cursor in it, and the buttons Resend and Close; the footer
-    lists ^s Resend and esc close."""
+    "duplicate_of": {... "duplicateOfId": 4301}} with the cursor in it, and the buttons Resend and Close; the footer
+    lists ^s resend and esc close."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
@@ -113,9 +114,9 @@ def test_resent_call_with_its_diff(snap_compare: SnapCompare, tmp_path: Path) ->
     "#8 tools/call ↻ #6 update_work_item 3 rounds complete" highlighted right above #6 (not at the top, where #7
     add stays: a resent call sits next to the call it resent), its rounds answered "(edited)" with
     duplicate_of=17. The detail pane of #8, scrolled to its end, shows the section "compared with #6 (resent)":
-    "2 differences in the result:", "content[0].text: changed" in the findings colour, then '#6: "Work item #4211
-    resolved as Duplicate of #4301 (u...' dim and '#8: "... Duplicate of #17 (upd...', and the same for
-    "structuredContent.result"."""
+    "2 differences in the result:", "content[0].text: changed" in the findings colour, then '#6: "Bug #4522 resolved
+    as Duplicate of Bug #4301. State set to Resolved and duplicate link created."' dim, wrapped, and '#8: "Bug #4522
+    resolved as Duplicate of Bug #17. ...", and the same for "structuredContent.result"."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
@@ -126,7 +127,7 @@ def test_resent_call_with_its_diff(snap_compare: SnapCompare, tmp_path: Path) ->
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, AnswersEditor))
         edited = json.loads(pilot.app.screen.query_one(TextArea).text)
-        edited["duplicate_of"]["content"]["duplicate_of"] = 17
+        edited["duplicate_of"]["content"]["duplicateOfId"] = 17
         pilot.app.screen.query_one(TextArea).text = json.dumps(edited)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(screen.timeline.calls) == 8 and screen.timeline.calls[-1].ended)

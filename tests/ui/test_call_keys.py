@@ -120,8 +120,9 @@ async def test_cancel_between_rounds_cancels_the_worker(app_factory: AppFactory)
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_cancelled_call(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """After k on #6 tools/call stall, which was waiting on the server: the timeline's top row reads "#6 tools/call
-    stall 1 round ... cancelled" in the error colour, highlighted; the detail pane heads "#6 tools/call stall",
-    "cancelled · 1 round · 36 ms", then "cancelled by the user" and the params. The footer offers export and edit &
+    stall cancelled 1 round no reply" (cancelled in the error colour), highlighted; the detail pane heads "#6
+    tools/call stall", "cancelled · 1 round · no reply from the server · 36 ms in all", then "cancelled by the user"
+    and the params. The footer offers export and edit &
     resend, no longer cancel."""
 
     async def steps(pilot: Any) -> None:

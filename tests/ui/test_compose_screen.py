@@ -12,13 +12,13 @@ from modal_support import wait_until
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, Input, Select, Static, TextArea
-from ui_support import SIZE, connected, finished_call, make_app, wait_for
+from ui_support import SIZE, connected, finished_call, footer, make_app, wait_for
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.themes import default_variables
-from inspector.ui.widgets.catalog import CatalogList
+from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.composer import Composer
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.form_fields import FieldWidget
@@ -300,6 +300,46 @@ async def test_enter_on_a_tool_opens_the_composer_and_sends_its_arguments(app_fa
         assert "#6 tools/call add" in screen.query_one(DetailView).plain_lines[0]
 
 
+async def test_the_composer_says_how_to_send_and_enter_in_the_last_field_sends(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
+        screen.composer.choose(add, "tools")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+        # Its own keys, not the main screen's "⏎ call" showing through; the line by the button says the rest.
+        assert footer(app) == [("^⏎", "send"), ("esc", "close")]
+        hint = str(app.screen.query_one(".composer-keys", Static).render())
+        assert hint == "⏎ in the last field or ctrl+enter sends · tab next field"
+        await pilot.press("2", "enter")  # Enter in the first field moves on
+        await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.focused is app.screen.query(Input)[1])
+        await pilot.press(*"40", "enter")  # and in the last one sends
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and screen.timeline.calls[-1].name == "add")
+        assert screen.timeline.calls[-1].params == {"name": "add", "arguments": {"a": 2, "b": 40}}
+
+
+async def test_a_template_gets_a_field_per_variable_and_shows_the_uri_it_reads(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        (template,) = screen.query_one(Catalog).items["templates"]
+        screen.composer.choose(template, "templates")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+        compose = app.screen
+        assert compose.query_one(".dialog").border_title == "read demo://report{?section}"  # a read, not a call
+        assert [widget.spec.name for widget in compose.query(FieldWidget) if widget.spec.name] == ["section"]
+
+        def reads() -> str:
+            return str(compose.query_one(".composer-preview", Static).render())
+
+        assert reads() == "reads demo://report"  # an empty variable is left out (RFC 6570)
+        await pilot.press(*"q3 & q4")
+        await wait_for(pilot, lambda: reads() == "reads demo://report?section=q3%20%26%20q4")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.timeline.calls[-1].method == "resources/read")
+        assert screen.timeline.calls[-1].params == {"uri": "demo://report?section=q3%20%26%20q4"}
+
+
 async def test_escape_closes_the_composer_without_calling(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
@@ -333,7 +373,7 @@ async def test_resend_with_edited_arguments_sits_next_to_the_old_call_with_a_dif
         await wait_for(pilot, lambda: screen.timeline.calls[-1].status == "complete")
         await wait_for(pilot, lambda: screen.selected == (new, 0))
         assert screen.timeline.calls[-1].params == {"name": "add", "arguments": {"a": 3, "b": 40}}
-        assert screen.resent_from == {new: old} and view.follows == {new: old}
+        assert screen.timeline.calls[-1].resends == old  # recorded with the call: a replay shows it too
         view.ensure_rows()
         assert view.rows.index(Row(new, 0, 0)) + 1 == view.rows.index(Row(old, 0, 0))  # right above the old call
         await wait_for(pilot, lambda: any("compared with" in line for line in screen.query_one(DetailView).plain_lines))
@@ -359,6 +399,25 @@ def test_resend_composer_prefilled(snap_compare: SnapCompare, tmp_path: Path) ->
         await wait_for(pilot, lambda: screen.selected == (6, 0))
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComposeScreen))
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)
+
+
+def test_template_composer(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The composer of the resource template demo://report{?section}, titled "read demo://report{?section}":
+    "resources/read demo://report{?section}" with its title "Quarterly report" in italics and its description;
+    "reads demo://report?section=q3" in bold as the one field, "section", holds q3 (the cursor after it); the
+    button says Read, with "⏎ in the last field or ctrl+enter sends · tab next field" beside it; the footer lists
+    ^⏎ send and esc close."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        (template,) = screen.query_one(Catalog).items["templates"]
+        screen.composer.choose(template, "templates")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComposeScreen))
+        await wait_for(pilot, lambda: isinstance(pilot.app.focused, Input))
+        await pilot.press("q", "3")
         await pilot.pause()
 
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)

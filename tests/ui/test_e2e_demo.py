@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ui_support import SIZE, WORK_ITEM_ANSWERS, FixedAnswers, wait_for
+from ui_support import SIZE, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers, wait_for
 
 from inspector.cli.tui import make_session_factory
 from inspector.targets.target import Target
@@ -26,7 +26,7 @@ async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_
         screen = app.screen
         assert isinstance(screen, MainScreen)
         assert "update_work_item" in screen.query_one(Catalog).visible_names
-        screen.run_call("tools", "update_work_item", {"workItemId": 4211, "fields": {"state": "Resolved"}})
+        screen.run_call("tools", "update_work_item", WORK_ITEM)
         timeline = screen.timeline
         await wait_for(
             pilot,

@@ -143,6 +143,36 @@ async def test_buttons_decline_and_cancel(action: str) -> None:
     assert app.results == [{"action": action}]
 
 
+async def test_the_footer_tells_the_two_cancels_apart() -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        shown = [b.binding for b in app.screen.active_bindings.values() if b.binding.show]
+        words = {app.get_key_display(b): (b.description, b.tooltip) for b in shown}
+        assert words["esc"][0] == "stop the call" and "no answer is sent" in words["esc"][1]
+        assert words["^g"][0] == "cancel (answer)" and '{"action": "cancel"}' in words["^g"][1]
+        assert words["^r"][0] == "decline"
+        note = " ".join(str(s.render()) for s in app.screen.query(Static) if "escape stops" in str(s.render()))
+        assert "Decline and Cancel are answers the server receives" in " ".join(note.split())
+
+
+async def test_a_select_opens_its_list_inside_the_dialog_above_the_buttons() -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        room = field(app, "room").query_one(Select)
+        room.focus()
+        room.scroll_visible(animate=False)
+        await pilot.pause()
+        room.expanded = True
+        overlay = room.query_one("SelectOverlay")
+        await wait_until(pilot, lambda: overlay.display and overlay.region.height > 1)
+        dialog = app.screen.query_one(".dialog").region
+        top_of_buttons = min(button.region.y for button in app.screen.query("Button"))
+        assert dialog.contains_region(overlay.region), (overlay.region, dialog)
+        assert overlay.region.bottom <= top_of_buttons, (overlay.region, top_of_buttons)
+
+
 async def test_server_text_is_shown_literally() -> None:
     schema = {"type": "object", "properties": {"x": {"type": "string", "title": "[link=https://evil]x[/link]"}}}
     app = elicitation(schema)
@@ -175,7 +205,7 @@ async def test_unsupported_schema_is_answered_as_json() -> None:
         assert "not valid JSON" in errors(app)[""]
         editor.text = '{"address": {"city": 3}}'
         await pilot.pause()
-        assert "not of type 'string'" in errors(app)[""]
+        assert errors(app)[""] == "address/city: must be text"  # in a person's words, where it is wrong
         await pilot.press("ctrl+enter")
         await pilot.pause()
         assert app.results == []
@@ -216,9 +246,10 @@ def test_elicitation_form_book_meeting(snap_compare: SnapCompare) -> None:
     description and "Sprint review" pre-filled with the cursor at its end (the first field has the focus, and the
     form is scrolled to its top), "Organizer email *" with a dim name@example.com hint, "Day *"
     pre-filled 2026-08-03, "Starts at" with a YYYY-MM-DDTHH:MM:SSZ hint, "Agenda link", "Attendees *" pre-filled 4,
-    "Duration (hours)", a ticked "Remote" checkbox ... (the rest scrolls). Under the form "Required fields are
-    marked *"; bottom right the Accept, Decline and Cancel buttons; the footer lists esc Cancel the call,
-    ^⏎ Accept, ^r Decline, ^g Cancel."""
+    "Duration (hours)" ... (the rest scrolls). Under the form "Required fields are marked *. Nothing is sent until
+    you answer. Decline and Cancel are answers the server receives; escape stops the call and answers nothing.";
+    bottom right the Accept, Decline and Cancel buttons; the footer lists esc stop the call, ^⏎ accept, ^r decline,
+    ^g cancel (answer)."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot, ElicitationModal)

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from ui_support import SIZE, connected, finished_call, make_app, wait_for
 
 from inspector.ui.keys import gather_keys
 from inspector.ui.modals.export import ExportModal
-from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.help import HelpScreen, key_table
 from inspector.ui.screens.main import MainScreen
 
 SnapCompare = Callable[..., bool]
@@ -70,12 +71,41 @@ async def test_the_keys_of_the_highlighted_call_are_listed_and_run_from_the_pale
         assert {"call.export", "call.resend"} <= {key.id for key in help_screen.keys if key.available}
 
 
+async def test_help_names_every_call_key_where_a_person_sees_it_and_cuts_nothing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "add", {"a": 1, "b": 2})
+        screen.timeline_view.focus()
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        by_key = {key.key: key for key in help_screen.keys}
+        assert {"e", "s", "k", "c", "x", "w", "/", "f", "?", "q"} <= set(by_key)
+        assert by_key["e"].available and by_key["s"].available
+        assert not by_key["k"].available  # listed apart: no call in flight to cancel
+        where = {key.where for key in help_screen.keys}
+        assert where <= {"this screen", "everywhere", "highlighted call", "catalog", "catalog search", "timeline",
+                         "timeline filter", "detail pane"}, where  # fmt: skip
+        # Every cell wraps in its column at the width the help has: no tooltip is cut.
+        width = help_screen.query_one("#help-now").content_region.width
+        console = Console(width=width, record=True)
+        console.print(key_table([key for key in help_screen.keys if key.available]))
+        shown = " ".join(console.export_text().split())
+        assert "…" not in shown
+        for key in help_screen.keys:
+            if key.available:
+                assert all(word in shown for word in key.tooltip.split()), key.tooltip
+
+
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_help_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """Over the dimmed main screen a "help" box holds a table of keys: key, action, what it does, where; it lists
-    / search and f filter (this screen), ⏎ call (CatalogList), the timeline's moves and space fold (TimelineView),
-    x unfold, c copy state, then ? help, t theme, ^p commands and q quit (everywhere), each with its tooltip. No call
-    is highlighted (the catalog has the focus), so no export or resend."""
+    """Over the dimmed main screen a "help" box holds a table of keys: key, action, what it does, where (in words:
+    this screen, catalog search, catalog, timeline, timeline filter, detail pane, everywhere); it lists / search
+    and f filter, esc leave box, ⏎ call, the timeline's moves and space fold, w wrap, then ? help, tab, t theme, ^p
+    commands and q quit, each tooltip wrapping in its column, never cut. Then "Not available in this state ...":
+    n, N, r, esc servers, and, since no call is highlighted (the catalog has the focus), e export, s edit & resend,
+    k cancel call (the box scrolls). The footer says esc close."""
 
     async def steps(pilot: Any) -> None:
         await connected(pilot)

@@ -17,6 +17,7 @@ from ui_support import (
     FixedAnswers,
     connected,
     finished_call,
+    footer,
     main_screen,
     make_app,
     wait_for,
@@ -31,6 +32,7 @@ from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import FOLD_LINES
+from inspector.ui.widgets.query_box import FilterBox, SearchBox
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.timeline_rows import Row
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -82,6 +84,138 @@ async def test_catalog_search_filters_items(app_factory: AppFactory) -> None:
         await pilot.press("slash")
         await pilot.press(*"work")
         assert screen.query_one(Catalog).visible_names == ["update_work_item"]
+
+
+async def test_the_search_box_shows_the_query_ranks_a_name_first_and_escape_leaves_it(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        await pilot.press("slash", *"ask")
+        box = screen.query_one(SearchBox)
+        assert app.focused is box and box.value == "ask"
+        assert "ask" in "".join(segment.text for segment in box.render_line(0))  # the query shows while typing
+        assert footer(app) == [("esc", "leave box")]  # the box's own escape, not the screen's "servers"
+        catalog = screen.query_one(Catalog)
+        assert catalog.visible_names[0] == "ask_capital"  # the name match before get_weather's description
+        await pilot.press("escape")
+        listing = screen.query_one(CatalogList)
+        await wait_for(pilot, lambda: app.focused is listing)
+        assert isinstance(app.screen, MainScreen) and box.value == "ask"  # still on the screen, still filtering
+        assert catalog.visible_names[0] == "ask_capital"
+        highlighted = listing.get_option_at_index(listing.highlighted or 0).prompt
+        assert str(highlighted).split() == ["ask_capital"]  # Enter now calls the name match
+        await pilot.press("slash", "enter")  # Enter in the box leaves it the same way
+        await wait_for(pilot, lambda: app.focused is listing)
+
+
+async def test_the_filter_box_says_its_own_escape_and_gives_the_timeline_back(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "add", {"a": 1, "b": 2})
+        await pilot.press("f")
+        box = screen.query_one(FilterBox)
+        await wait_for(pilot, lambda: app.focused is box)
+        assert footer(app) == [("esc", "leave box")]
+        await pilot.press(*"add", "escape")
+        await wait_for(pilot, lambda: app.focused is screen.timeline_view)
+        assert isinstance(app.screen, MainScreen) and box.display and box.value == "add"
+
+
+async def test_the_fold_mark_says_whether_a_call_is_unfolded(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
+        view = screen.timeline_view
+        view.focus()
+        index = screen.timeline.calls[-1].index
+        view.select_call(index)
+        await pilot.pause()
+
+        def mark() -> str:
+            view.ensure_rows()
+            return "".join(segment.text for segment in view.render_line(view.rows.index(Row(index, 0, 0))))[:2]
+
+        assert index in view.expanded and mark() == "▼ "  # unfolded on its own: it took three rounds
+        await pilot.press("space")
+        await wait_for(pilot, lambda: index not in view.expanded)
+        assert mark() == "▶ "
+        await pilot.press("space")
+        await wait_for(pilot, lambda: index in view.expanded)
+        assert mark() == "▼ "
+
+
+async def test_the_detail_pane_wraps_long_lines_and_w_scrolls_them_sideways(app_factory: AppFactory) -> None:
+    app = app_factory(answers=FixedAnswers(LOGIN_ANSWER))
+    async with app.run_test(size=SIZE) as pilot:
+        place = "Llanfairpwllgwyngyll, on the island of Anglesey, off the north-west coast of Wales"
+        screen = await finished_call(pilot, "get_weather", {"location": place})
+        detail = screen.query_one(DetailView)
+        width = detail.scrollable_content_region.width
+
+        def shown() -> list[str]:
+            return ["".join(s.text for s in detail.render_line(y)).rstrip() for y in range(detail.size.height)]
+
+        detail.focus()
+        await wait_for(pilot, lambda: ("w", "wrap") in footer(app))  # where it works, the footer says so
+        rows = shown()
+        assert all(len(row) <= width for row in rows)
+        joined = " ".join(row.strip() for row in rows)
+        assert place in joined  # every word of the long argument line is there, none cut at the edge
+        assert detail.virtual_size.width <= width  # nothing to scroll sideways
+        await pilot.press("w")
+        await wait_for(pilot, lambda: detail.virtual_size.width > width)  # one line each: the pane scrolls sideways
+        assert not any(place in row for row in shown())  # the line runs past the edge, where scrolling reaches it
+        await pilot.press("w")
+        await wait_for(pilot, lambda: detail.virtual_size.width <= width)
+
+
+async def test_an_answer_row_says_the_reply_and_who_gave_it(app_factory: AppFactory) -> None:
+    reply = {
+        "role": "assistant",
+        "content": {"type": "text", "text": "The capital of France is Paris."},
+        "model": "claude-3-sonnet-20240307",
+        "stopReason": "endTurn",
+    }
+    app = app_factory(answers=FixedAnswers({"capital_of_france": reply}))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "ask_capital", {})
+        call = screen.timeline.calls[-1]
+        view = screen.timeline_view
+        view.select_call(call.index, 1)
+        view.ensure_rows()
+        row = view.rows.index(Row(call.index, 1, 1))
+        text = "".join(segment.text for segment in view.render_line(row)).strip("│ ")
+        assert text.startswith('answered capital_of_france: "The capital of France is Pari')  # the reply, not JSON
+        # The row is cut only at the pane's edge; the round's detail has the answer whole, and who gave it.
+        await wait_for(pilot, lambda: screen.selected == (call.index, 1))
+        lines = screen.query_one(DetailView).plain_lines
+        at = lines.index("capital_of_france · from you")
+        assert '"text": "The capital of France is Paris."' in " ".join(lines[at:])
+
+
+async def test_a_catalog_entry_puts_its_title_on_a_line_of_its_own(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        listing = screen.query_one(CatalogList)
+        prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert "  code_review\n    Code review" in prompts  # never "code_review · Code" / "review" cut mid-phrase
+        assert "  demo://report{?section}\n    Quarterly report" in prompts
+
+
+async def test_c_copies_the_request_state_from_the_timeline(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "update_work_item", WORK_ITEM)
+        call = screen.timeline.calls[-1]
+        view = screen.timeline_view
+        view.focus()
+        view.select_call(call.index, 2)
+        await wait_for(pilot, lambda: screen.selected == (call.index, 2))
+        state = call.rounds[1].request_state
+        assert state is not None and app.focused is view
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.clipboard == state.value)
 
 
 async def test_multi_round_call_unfolds_into_rounds_with_answers_and_state(app_factory: AppFactory) -> None:
@@ -204,7 +338,7 @@ async def test_connect_failure_shows_the_error_and_stderr_then_retry_connects(tm
         assert isinstance(screen.failure, ConnectError)
         assert screen.check_action("reconnect", ()) is True
         await pilot.press("r")
-        await wait_for(pilot, lambda: screen.state == "connected")
+        await wait_for(pilot, lambda: screen.state == "connected" and screen.catalog_loaded)
         assert len(sessions) == 2  # a fresh session from the factory
         assert panel.display is False
         assert screen.session is sessions[1]
@@ -264,7 +398,7 @@ def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) ->
     the 10 demo tools (get_weather, update_work_item, rolling_login, book_meeting, open_dashboard, ask_capital,
     show_roots, heavy_report, slow_count, add), the code_review prompt, the demo://about resource and the
     demo://report{?section} template; the catalog has the focus, get_weather highlighted. The timeline shows five
-    one-round calls, each "1 round 24ms complete", newest (#5 resources/templates/list) on top; the detail pane
+    one-round calls, each "complete 1 round 12 ms", newest (#5 resources/templates/list) on top; the detail pane
     previews the highlighted tool, "tool: get_weather" and its definition as coloured JSON; the requestState panel
     says there is none; the console is empty; the footer lists call, search, filter, help, theme, quit (no call is
     highlighted, so no export)."""
@@ -277,12 +411,13 @@ def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) ->
 
 def test_multi_round_call_with_request_state(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """Call #6 tools/call update_work_item is unfolded into three rounds: id 6 → input_required resolution,
-    id 7 retry → input_required duplicate_of with a lock mark, id 8 retry → complete, each 12ms; under round 1
-    "answered resolution: resolution="Duplicate" (you)", under round 2 "answered duplicate_of: duplicate_of=4301
-    (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 → id 7" with the exact request
-    (carrying inputResponses and requestState) and response; the requestState panel shows the base64 value in its
-    own colour, its length and sha256, "looks like: base64 (of JSON)" and a green "✓ echoed unchanged by the
-    retry"."""
+    id 7 retry → input_required duplicate_of with a lock mark, id 8 retry → complete, each "12 ms", the two that
+    asked "you 24 ms"; the call's row "complete 3 rounds 36 ms you 48 ms" (the server's time, and the wait for you
+    apart); under round 1 "answered resolution: resolution="Duplicate" (you)", under round 2 "answered
+    duplicate_of: duplicateOfId=4301 (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 →
+    id 7" with the exact request (carrying inputResponses and requestState) and response; the requestState panel
+    shows the base64 value in its own colour, its length and sha256, "looks like: base64 (of JSON)" and a green
+    "✓ echoed unchanged by the retry"."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "update_work_item", WORK_ITEM)

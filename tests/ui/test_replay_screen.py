@@ -6,24 +6,28 @@ the in-process demo server (``recording_support``)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from recording_support import DAMAGED_LINE, record_session, replay_app
-from ui_support import SIZE, connected, wait_for
+from recording_support import DAMAGED_LINE, record_resend, record_session, replay_app
+from typer.testing import CliRunner
+from ui_support import SIZE, connected, finished_call, make_app, wait_for
 
+from inspector.cli import app as cli
 from inspector.headless.document import call_json
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
+from inspector.ui.widgets.composer import Composer
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
-from inspector.ui.widgets.timeline_rows import Row
+from inspector.ui.widgets.timeline_rows import Row, render_row
 
 SnapCompare = Callable[..., bool]
 
@@ -75,7 +79,7 @@ async def test_replay_round_details_and_request_state_are_as_recorded(tmp_path: 
         assert panel.state.value == recorded.request_state.value and panel.state.echoed is True
         lines = screen.query_one(DetailView).plain_lines
         assert lines[0] == "#6 round 2 · id 6 → id 7"
-        assert any('"duplicate_of": 4301' in line for line in lines)
+        assert any('"duplicateOfId": 4301' in line for line in lines)
 
 
 async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,6 +114,45 @@ async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, m
         assert sum("read-only: nothing is sent" in m for m in messages) == 2, messages
         assert screen.check_action("reconnect", ()) is False
         assert screen.check_action("step", ()) is False  # not in step mode
+
+
+async def test_a_resend_made_live_keeps_its_mark_in_the_replay(tmp_path: Path) -> None:
+    """Edit and resend in the TUI, then replay the recording: the resent call still sits right above the call it
+    resent, marked ``↻ #N``, its detail compared with it; ``replay --print`` and ``--json`` say it too."""
+    path = tmp_path / "resent.jsonl"
+    live = make_app(tmp_path, recording=path)
+    async with live.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "add", {"a": 2, "b": 40})
+        old = len(screen.timeline.calls)
+        screen.timeline_view.focus()
+        screen.timeline_view.select_call(old)
+        await wait_for(pilot, lambda: screen.selected == (old, 0))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(live.screen, ComposeScreen))
+        live.screen.query_one(Composer).post_message(Composer.Submitted("add", {"a": 3, "b": 40}))
+        await wait_for(pilot, lambda: len(screen.timeline.calls) == old + 1 and screen.timeline.calls[-1].ended)
+        new = old + 1
+        assert screen.timeline.calls[-1].resends == old
+        await pilot.press("q")
+    app = replay_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        view = screen.timeline_view
+        view.ensure_rows()
+        assert screen.timeline.call(new) is not None and screen.timeline.calls[new - 1].resends == old
+        assert view.rows.index(Row(new, 0, 0)) + 1 == view.rows.index(Row(old, 0, 0))  # right above the old call
+        line = render_row(Row(new, 0, 0), screen.timeline, set(), 80, view.palette()).plain
+        assert line.startswith(f"▶ #{new} tools/call ↻ #{old} add "), line
+        view.select_call(new)
+        await wait_for(pilot, lambda: screen.selected == (new, 0))
+        await wait_for(pilot, lambda: any("compared with" in text for text in screen.query_one(DetailView).plain_lines))
+        assert f"─ compared with #{old} (resent) " in screen.query_one(DetailView).plain_lines
+    printed = CliRunner().invoke(cli, ["replay", str(path), "--print"])
+    assert printed.exit_code == 0, printed.output
+    assert f"#{new} tools/call ↻ #{old} add" in printed.stdout
+    as_json = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    calls = json.loads(as_json.stdout)["calls"]
+    assert [c["resends"] for c in calls] == [None] * (new - 1) + [old]
 
 
 async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -> None:
@@ -198,3 +241,23 @@ def test_replay_step_mode(snap_compare: SnapCompare, recording: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(replay_app(recording, step=True), terminal_size=SIZE, run_before=steps)
+
+
+def test_replay_of_a_resent_call(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay of a session in which #6 add (2 + 40) was resent as 3 + 40 after #7 get_weather: the timeline's top
+    row is #7 tools/call get_weather; right under it, highlighted, "#8 tools/call ↻ #6 add" (the mark in the state
+    colour), then #6 add, then the listings. The detail pane of #8 ends with "compared with #6 (resent)": "sent
+    arguments.a: changed" with "#6: 2" and "#8: 3", and the result's "42" against "43"."""
+    monkeypatch.chdir(tmp_path)
+    asyncio.run(record_resend(tmp_path / "resent.jsonl"))
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        screen.timeline_view.select_call(8)
+        await wait_for(pilot, lambda: screen.selected == (8, 0))
+        detail = screen.query_one(DetailView)
+        await wait_for(pilot, lambda: any("compared with" in line for line in detail.plain_lines))
+        detail.scroll_end(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(replay_app(Path("resent.jsonl")), run_before=steps, terminal_size=SIZE)

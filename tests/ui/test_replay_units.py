@@ -95,7 +95,7 @@ async def test_resend_plans_and_answers(tmp_path: Path) -> None:
     work = live.calls[5]
     assert answers_of(work) == {
         "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-        "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+        "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 4301}},
     }
     prompt = Call(1, "prompts/get", {"name": "code_review", "arguments": {"code": "x"}}, 0.0)
     read = Call(2, "resources/read", {"uri": "demo://report"}, 0.0)
@@ -139,11 +139,12 @@ async def test_comparison_section(tmp_path: Path) -> None:
 async def test_resent_calls_sit_above_their_origin(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     live = await record_session(path)
-    rows = build_rows(live, set(), CallFilter(), {8: 2, 7: 8})  # #8 resent #2; #7 resent #8
+    live.calls[7].resends, live.calls[6].resends = 2, 8  # #8 resent #2; #7 resent #8
+    rows = build_rows(live, set(), CallFilter())
     calls = [row.call for row in rows]
     assert calls == [6, 5, 4, 3, 7, 8, 2, 1]
-    assert build_rows(live, set(), CallFilter("name:add"), {8: 2}) == [Row(8, 0, 0)]
-    text = render_row(Row(8, 0, 0), live, set(), 100, PALETTE, {8: 2}).plain
+    assert build_rows(live, set(), CallFilter("name:add")) == [Row(8, 0, 0)]
+    text = render_row(Row(8, 0, 0), live, set(), 100, PALETTE).plain
     assert "#8 tools/call ↻ #2 add" in text
 
 

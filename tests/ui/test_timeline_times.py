@@ -21,7 +21,7 @@ WIDTH = 90
 
 def line(row: Row, timeline: Timeline, expanded: set[int], columns: Columns | None = None) -> str:
     """The plain text of one timeline row."""
-    return render_row(row, timeline, expanded, WIDTH, PALETTE, None, columns).plain
+    return render_row(row, timeline, expanded, WIDTH, PALETTE, columns).plain
 
 
 @pytest.mark.parametrize(
@@ -80,16 +80,16 @@ def test_the_first_request_over_stdio_says_it_includes_the_start_up() -> None:
     timeline = modern_weather("stdio")
     assert STARTUP in line(Row(1, 1, 0), timeline, {1})
     assert STARTUP not in line(Row(2, 1, 0), timeline, {2})
-    shown = selection(timeline, 1, 1, unfold=False, resent_from={})
+    shown = selection(timeline, 1, 1, unfold=False)
     assert shown is not None and any(STARTUP in text for _, text in shown.document.lines)
     assert STARTUP not in line(Row(1, 1, 0), modern_weather("http"), {1})
 
 
 def test_the_detail_pane_says_the_servers_time_and_the_wait() -> None:
     timeline = modern_weather()
-    call = selection(timeline, 2, 0, unfold=False, resent_from={})
+    call = selection(timeline, 2, 0, unfold=False)
     assert call is not None
     assert call.document.lines[1][1] == "complete · 2 rounds · server 79 ms · waited for you 9.7 s · 9.8 s in all"
-    first = selection(timeline, 2, 1, unfold=False, resent_from={})
+    first = selection(timeline, 2, 1, unfold=False)
     assert first is not None
     assert first.document.lines[1][1] == "tools/call → input_required · server 14 ms · then waited for you 9.7 s"

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from inspector.answers.base import Answer, AnswerSource, NoAnswer
 from inspector.demo.in_process import NAME
+from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
@@ -24,10 +25,10 @@ SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")
 WAIT_S: Final = 30.0
 """How long a test waits for what it expects before failing (generous: the suite runs on a loaded 2-core machine)."""
-WORK_ITEM: Final = {"workItemId": 4211, "fields": {"state": "Resolved"}}
+WORK_ITEM: Final = {"workItemId": 4522, "fields": {"System.State": "Resolved"}}
 WORK_ITEM_ANSWERS: Final = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
-    "duplicate_of": {"action": "accept", "content": {"duplicate_of": 4301}},
+    "duplicate_of": {"action": "accept", "content": {"duplicateOfId": 4301}},
 }
 LOGIN_ANSWER: Final = {"github_login": {"action": "accept", "content": {"name": "octocat"}}}
 PeerFactory = Callable[[], Peer]
@@ -66,13 +67,19 @@ def make_app(
     peer: PeerFactory = demo,
     sessions: list[InspectorSession] | None = None,
     interactive: bool = False,
+    recording: Path | None = None,
 ) -> InspectorApp:
     """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
-    ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``."""
+    ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``.
+    ``recording``: where the session records (as the TUI's own sessions do)."""
     built = sessions if sessions is not None else []
 
     def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
-        session = memory_session(peer(), given, era=chosen.era)
+        recorder = None
+        if recording is not None:
+            header = records.header(chosen.display_name, "stdio", chosen.era, started="test", inspector_version="test")
+            recorder = Recorder(recording, header)
+        session = memory_session(peer(), given, era=chosen.era, recorder=recorder)
         built.append(session)
         return session
 
@@ -98,6 +105,16 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
     async with asyncio.timeout(timeout):
         while not condition():
             await pilot.pause()
+
+
+def footer(app: Any) -> list[tuple[str, str]]:
+    """What the footer of the screen on top shows: each key as written and its word, one per action as Textual's
+    ``Footer`` shows them (keys that do nothing in this state are not offered, ``check_action``)."""
+    first: dict[str, Any] = {}
+    for active in app.screen.active_bindings.values():
+        if active.binding.show:
+            first.setdefault(active.binding.action, active.binding)
+    return [(app.get_key_display(binding), binding.description) for binding in first.values()]
 
 
 def main_screen(pilot: Pilot[Any]) -> MainScreen:

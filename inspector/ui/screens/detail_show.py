@@ -32,8 +32,6 @@ class DetailShow:
         self.detail, self.state, self.keys = detail, state, keys
         self.selected: tuple[int, int] | None = None
         """(call, round) shown (None: a catalog item, or nothing)."""
-        self.resent_from: dict[int, int] = {}
-        """Resent call -> the call it resent (their results are compared in the detail pane)."""
         self.unfold = False
         """The large sections of what is shown are unfolded (``x``)."""
         self._queued = False
@@ -71,7 +69,7 @@ class DetailShow:
 
     def show(self, call_index: int, round_index: int, *, keep_scroll: bool = False) -> None:
         """Show ``(call, round)`` (round 0: the call)."""
-        shown = selection(self.timeline(), call_index, round_index, unfold=self.unfold, resent_from=self.resent_from)
+        shown = selection(self.timeline(), call_index, round_index, unfold=self.unfold)
         if shown is None:
             return
         self.selected = (call_index, round_index)

@@ -86,19 +86,24 @@ class LiveSession:
                 yield kind, [item for item in items if isinstance(item, dict)]
 
     async def call(
-        self, kind: CatalogKind, name: str, arguments: dict[str, Any] | None, answers: AnswerSource | None = None
+        self,
+        kind: CatalogKind,
+        name: str,
+        arguments: dict[str, Any] | None,
+        answers: AnswerSource | None = None,
+        resends: int | None = None,
     ) -> None:
         """Make one call, answered by ``answers`` if given (a resend's edited answers), else interactively; the
-        modals it opens are titled with it."""
+        modals it opens are titled with it. ``resends``: the call it sends again (recorded, so replay shows it)."""
         session = self._session()
         method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
         with calling(f"{method} {name}"), self.switch.using(answers):
             if kind == "tools":
-                await session.call_tool(name, arguments)
+                await session.call_tool(name, arguments, resends=resends)
             elif kind == "prompts":
-                await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()})
+                await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()}, resends=resends)
             else:
-                await session.read_resource(name)
+                await session.read_resource(name, resends=resends)
 
     async def cancel(self, call: int) -> bool:
         """Cancel a call's request in flight; False when none was on the wire."""

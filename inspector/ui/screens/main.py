@@ -103,7 +103,6 @@ class MainScreen(Screen[None]):
         """Why the last connect failed."""
         self.catalog_loaded = False
         """True once every catalog list came back (tests wait on it)."""
-        self._resend_of: int | None = None
         self._bridge: TimelineBridge | None = None
         self._empty = Timeline(target=target.display_name)
 
@@ -236,11 +235,10 @@ class MainScreen(Screen[None]):
         resend with edited answers) for input. A resend (``resend_of``) is shown next to the call it resent."""
         if self.live is None or self.live.session is None:
             return
-        self._resend_of = resend_of
         if resend_of is None:
             self.timeline_view.cursor = 0
         try:
-            await self.live.call(kind, name, arguments, answers)
+            await self.live.call(kind, name, arguments, answers, resend_of)
         finally:
             if isinstance(self.answers, InteractiveAnswers):
                 self.answers.release_between()  # the call ended before asking the question the keys waited for
@@ -279,10 +277,8 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------------------------------------ timeline
     # The bridge posts to the timeline widget, which redraws itself from them; the messages then bubble up here.
     def on_call_was_started(self, message: CallWasStarted) -> None:
-        if self._resend_of is not None and self.walk is None:
-            self.resent_from[message.call.index] = self._resend_of
-            self.timeline_view.show_resend(message.call.index, self._resend_of)
-            self._resend_of = None
+        if message.call.resends is not None and self.walk is None:
+            self.timeline_view.show_resend(message.call.index)
 
     @on(RoundWasStarted)
     @on(RoundWasUpdated)
@@ -312,11 +308,6 @@ class MainScreen(Screen[None]):
     def selected(self) -> tuple[int, int] | None:
         """(call, round) shown in the detail pane."""
         return self.shown.selected
-
-    @property
-    def resent_from(self) -> dict[int, int]:
-        """Resent call -> the call it resent (their results are compared in the detail pane)."""
-        return self.shown.resent_from
 
     # ------------------------------------------------------------------------------------------------ call keys
     @on(CallKeys.ExportRequested)
@@ -379,7 +370,7 @@ class MainScreen(Screen[None]):
         self.timeline_view.filter_text = event.value
 
     @on(Input.Submitted, "#filter")
-    @on(FilterBox.Left)
+    @on(FilterBox.Left, "#filter")
     def _filter_done(self) -> None:
         field = self.query_one(FilterBox)
         field.display = bool(field.value)  # an empty filter goes away; one that filters stays in sight

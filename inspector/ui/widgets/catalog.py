@@ -163,7 +163,10 @@ class Catalog(Vertical):
         return [item_name(kind, item) for kind, item in self._by_option.values()]
 
     def _rebuild(self) -> None:
-        listing = self.query_one(CatalogList)
+        found = self.query(CatalogList)
+        if not found:  # the app is closing (its children go first) while the catalog was still being listed
+            return
+        listing = found.first()
         highlighted = listing.highlighted_option.id if listing.highlighted_option is not None else None
         options: list[Option] = []
         self._by_option = {}
@@ -200,8 +203,9 @@ class Catalog(Vertical):
         self._rebuild()
 
     @on(Input.Submitted, "#catalog-search")
-    @on(SearchBox.Left)
-    def _search_done(self) -> None:
+    @on(SearchBox.Left, "#catalog-search")
+    def _search_done(self, event: Input.Submitted | SearchBox.Left) -> None:
+        event.stop()  # the filter box's Left is the same message class: the screen must not take this one for it
         self.query_one(CatalogList).focus()
 
     @on(OptionList.OptionSelected)

@@ -130,7 +130,9 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
     doc = Document()
     rounds = len(call.rounds)
     doc.add("heading", f"#{call.index} {call.method} {call.name or ''}".rstrip())
-    times = f"server {duration(call.server_ms)}"
+    times = (
+        "no reply from the server" if call.ended and call.server_ms is None else f"server {duration(call.server_ms)}"
+    )
     wait = waited(call.answer_sources, call.wait_ms)
     if wait:
         times += f" · waited for {wait}"
@@ -170,7 +172,9 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: 
     if round_.kind == "server-request":
         times = f"answered after {wait}" if wait else "waiting for the answer"
     else:
-        times = f"server {duration(call.round_server_ms[position])}" + (f" · then waited for {wait}" if wait else "")
+        server = call.round_server_ms[position]
+        times = "no reply from the server" if call.ended and server is None else f"server {duration(server)}"
+        times += f" · then waited for {wait}" if wait else ""
     doc.add("text", f"{round_.method} → {round_.result_type or 'pending'} · {times}")
     if startup:
         doc.add("dim", f"This time {STARTUP}: the first request over stdio waits until the process reads it.")

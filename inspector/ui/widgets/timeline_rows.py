@@ -7,14 +7,14 @@ its text; they are tested without a screen. Newest calls come first.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 
-from inspector.headless.render import STARTUP, answer_summary, duration, includes_startup, waited
+from inspector.headless.render import STARTUP, answer_summary, includes_startup, server_time, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 
@@ -126,16 +126,14 @@ def rows_for(call: Call, expanded: bool) -> Iterable[Row]:
         yield Row(call.index, 0, line + 1)
 
 
-def build_rows(
-    timeline: Timeline, expanded: set[int], keep: CallFilter, follows: Mapping[int, int] | None = None
-) -> list[Row]:
-    """Every visible row, newest call first; a resent call (``follows``: new call -> the call it resent) sits
-    right above the call it resent instead of at the top."""
+def build_rows(timeline: Timeline, expanded: set[int], keep: CallFilter) -> list[Row]:
+    """Every visible row, newest call first; a resent call (``Call.resends``, live or replayed) sits right above
+    the call it resent instead of at the top."""
     rows: list[Row] = []
     after: dict[int, list[int]] = {}
-    for new, origin in sorted((follows or {}).items(), reverse=True):
-        if timeline.call(origin) is not None and new != origin:
-            after.setdefault(origin, []).append(new)
+    for call in reversed(timeline.calls):
+        if call.resends is not None and timeline.call(call.resends) is not None and call.resends != call.index:
+            after.setdefault(call.resends, []).append(call.index)
     placed = {new for news in after.values() for new in news}
 
     def emit(call: Call, depth: int) -> None:
@@ -207,9 +205,7 @@ def _line(left: Text, right: Text, width: int) -> Text:
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
 
-def render_call(
-    call: Call, expanded: bool, width: int, palette: Palette, resent: int | None = None, columns: Columns | None = None
-) -> Text:
+def render_call(call: Call, expanded: bool, width: int, palette: Palette, columns: Columns | None = None) -> Text:
     """The line of a call: fold mark, index, method, name; then in columns the status (and findings mark), the
     rounds, the server's time and the wait for answers (``you 9.7 s``); a resent call names the call it
     resent."""
@@ -218,8 +214,8 @@ def render_call(
     left.append("▼ " if expanded else "▶ ", palette["dim"])
     left.append(f"#{call.index} ", palette["dim"])
     left.append(f"{one_line(call.method, 40):<10} ", palette["request"])
-    if resent is not None:
-        left.append(f"↻ #{resent} ", palette["state"])
+    if call.resends is not None:
+        left.append(f"↻ #{call.resends} ", palette["state"])
     left.append(one_line(call.name or "", 200))
     right = Text(no_wrap=True, end="")
     status = status_text(call)
@@ -229,7 +225,7 @@ def render_call(
     right.append(" " * (columns.status - len(status) + 1))
     rounds = len(call.rounds)
     right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
-    _times(right, duration(call.server_ms), waited(call.answer_sources, call.wait_ms), columns, palette)
+    _times(right, server_time(call.server_ms, call.ended), waited(call.answer_sources, call.wait_ms), columns, palette)
     return _line(left, right, width)
 
 
@@ -273,7 +269,7 @@ def render_round(
     right = Text(" " * max(ROUNDS_WIDTH - marks.cell_len, 0), no_wrap=True, end="")
     right.append_text(marks)
     wait = waited(round_.answer_sources, call.round_wait_ms[position])
-    server = "" if round_.kind == "server-request" else duration(call.round_server_ms[position])
+    server = "" if round_.kind == "server-request" else server_time(call.round_server_ms[position], call.ended)
     _times(right, server, wait, columns, palette)
     return _line(left, right, width)
 
@@ -292,16 +288,14 @@ def render_row(
     expanded: set[int],
     width: int,
     palette: Palette,
-    follows: Mapping[int, int] | None = None,
     columns: Columns | None = None,
 ) -> Text:
-    """The text of any row (``follows``: resent call -> the call it resent; ``columns``: the widths every row
-    shares, else this call's own)."""
+    """The text of any row (``columns``: the widths every row shares, else this call's own)."""
     call = timeline.call(row.call)
     if call is None:
         return Text(" " * width, end="")
     if row.round == 0 and row.line == 0:
-        return render_call(call, call.index in expanded, width, palette, (follows or {}).get(call.index), columns)
+        return render_call(call, call.index in expanded, width, palette, columns)
     if row.round == 0:
         style, text = call_details(call)[row.line - 1]
         return render_detail(text, style, width, palette, last_round=True)

@@ -94,8 +94,6 @@ class TimelineView(ScrollView, can_focus=True):
         self.expanded: set[int] = set()
         """Calls shown unfolded."""
         self.folded_by_user: set[int] = set()
-        self.follows: dict[int, int] = {}
-        """Resent call -> the call it resent: shown right above it, marked ``↻ #N``."""
         self.rows: list[Row] = []
         self.columns = Columns()
         """The widths of the right-hand columns, from the calls shown (see ``Columns``)."""
@@ -147,7 +145,7 @@ class TimelineView(ScrollView, can_focus=True):
         if not self._dirty:
             return
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows)
+        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text))
         self._index = {row: i for i, row in enumerate(self.rows)}
         shown = (self.timeline.call(row.call) for row in self.rows if row.round == 0 and row.line == 0)
         self.columns = Columns.of(call for call in shown if call is not None)
@@ -175,9 +173,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.ensure_rows()
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
-    def show_resend(self, call: int, resent: int) -> None:
-        """``call`` resends ``resent``: shown right above it, marked ``↻ #N``, and highlighted."""
-        self.follows[call] = resent
+    def show_resend(self, call: int) -> None:
+        """``call`` resends another (``Call.resends``): it is shown right above it, marked ``↻ #N``; highlight it."""
         self._dirty = True  # the rows may already have been rebuilt with the new call at the top
         self.select_call(call)
 
@@ -301,7 +298,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows, self.columns)
+        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.columns)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

@@ -17,17 +17,25 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
+from inspector.ui.bridge import (
+    CallWasFinished,
+    CallWasStarted,
+    FindingWasRaised,
+    RoundWasStarted,
+    RoundWasUpdated,
+    SessionRowWasChanged,
+)
 from inspector.ui.keys import Key, bindings
+from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.timeline_rows import (
     STYLE_NAMES,
-    CallFilter,
     Columns,
     Palette,
     Row,
     build_rows,
     render_row,
 )
+from inspector.ui.widgets.work_rows import WorkView
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -41,7 +49,12 @@ class TimelineView(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "timeline",
-        Key("space", "toggle_fold", "fold", "Unfold the call into its rounds, or fold it"),
+        Key(
+            "space",
+            "toggle_fold",
+            "fold",
+            "Unfold the call into its rounds, or fold it (on a polls row: the polls)",
+        ),
         Key("up", "cursor(-1)", "up", "Previous row", show=False),
         Key("down", "cursor(1)", "down", "Next row", show=False),
         Key("pageup", "page(-1)", "page up", "One page up", show=False),
@@ -96,6 +109,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.folded_by_user: set[int] = set()
         self.follows: dict[int, int] = {}
         """Resent call -> the call it resent: shown right above it, marked ``↻ #N``."""
+        self.work = WorkView()
+        """Task calls whose polls are unfolded; calls the user cancelled that have not ended yet."""
         self.rows: list[Row] = []
         self.columns = Columns()
         """The widths of the right-hand columns, from the calls shown (see ``Columns``)."""
@@ -129,7 +144,16 @@ class TimelineView(ScrollView, can_focus=True):
         self.refresh_model(message.call.index)
 
     def on_call_was_finished(self, message: CallWasFinished) -> None:
+        self.work.cancelling.discard(message.call.index)
         self.refresh_model(message.call.index)
+
+    def on_session_row_was_changed(self, message: SessionRowWasChanged) -> None:
+        self.refresh_model()
+
+    def cancelling(self, call: int) -> None:
+        """The user cancelled ``call``: its row says "cancelling" from now until it has ended."""
+        self.work.cancelling.add(call)
+        self.refresh_model(call)
 
     def on_finding_was_raised(self, message: FindingWasRaised) -> None:
         count = len(message.timeline.findings)
@@ -147,10 +171,10 @@ class TimelineView(ScrollView, can_focus=True):
         if not self._dirty:
             return
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows)
+        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.follows, self.work)
         self._index = {row: i for i, row in enumerate(self.rows)}
         shown = (self.timeline.call(row.call) for row in self.rows if row.round == 0 and row.line == 0)
-        self.columns = Columns.of(call for call in shown if call is not None)
+        self.columns = Columns.of((call for call in shown if call is not None), self.work)
         self._dirty = False
         self._generation += 1  # a fold or a filter changes rows without a model change: no cached line is kept
         self.virtual_size = Size(self.size.width, len(self.rows))
@@ -241,12 +265,16 @@ class TimelineView(ScrollView, can_focus=True):
 
     def action_toggle_fold(self) -> None:
         row = self.current
-        if row is not None:
+        if row is not None and row.part == "polls":
+            self.work.polls_open ^= {row.call}
+            self._dirty = True
+            self._rebuild()
+        elif row is not None and row.part != "session":
             self.action_fold(row.call not in self.expanded)
 
     def action_fold(self, unfold: bool) -> None:
         row = self.current
-        if row is None:
+        if row is None or row.part == "session":
             return
         if unfold:
             self.expanded.add(row.call)
@@ -301,7 +329,9 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.follows, self.columns)
+        text = render_row(
+            row, self.timeline, self.expanded, width, self.palette(), self.follows, self.columns, self.work
+        )
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

@@ -198,8 +198,13 @@ def _round_result_style(round_: Round) -> str:
     return "error" if round_.result_type == "error" else "response"
 
 
-def _line(left: Text, right: Text, width: int) -> Text:
+def _line(left: Text, right: Text, width: int, extra: Text | None = None) -> Text:
+    """``left`` and ``right`` on one line of ``width``; ``extra`` after ``left`` in the room left over (it gives
+    way first: a call's name is cut only when there is no room for it at all)."""
     room = max(width - right.cell_len - 1, 8)
+    if extra is not None and room - left.cell_len >= 12:
+        extra.truncate(room - left.cell_len, overflow="ellipsis")
+        left.append_text(extra)
     left.truncate(room, overflow="ellipsis", pad=True)
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
@@ -225,7 +230,6 @@ def render_call(
     if resent is not None:
         left.append(f"↻ #{resent} ", palette["state"])
     left.append(one_line(call.name or "", 200))
-    _work(left, call, palette)
     right = Text(no_wrap=True, end="")
     status = status_text(call, view)
     said = view.status(call) if view is not None else call.status
@@ -236,20 +240,20 @@ def render_call(
     rounds = len(call.rounds)
     right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
     _times(right, duration(call.server_ms), waited(call.answer_sources, call.wait_ms), columns, palette)
-    return _line(left, right, width)
+    return _line(left, right, width, _work(call, palette))
 
 
-def _work(left: Text, call: Call, palette: Palette) -> None:
+def _work(call: Call, palette: Palette) -> Text | None:
     """Long work on a call's line: its progress bar, or what its task is doing, or how its task went."""
     bar = work_rows.progress_bar(call)
     note = work_rows.task_note(call)
     if bar is not None:
-        left.append("  ")
-        left.append_text(bar)
-    elif note is not None:
-        left.append(f"  {note}", palette["pending"])
-    elif call.task is not None:
-        left.append(f"  {work_rows.polls_text(call)}", palette["dim"])
+        return Text("  ", no_wrap=True, end="").append_text(bar)
+    if note is not None:
+        return Text(f"  {note}", palette["pending"], no_wrap=True, end="")
+    if call.task is not None:
+        return Text(f"  {work_rows.polls_text(call)}", palette["dim"], no_wrap=True, end="")
+    return None
 
 
 def _times(right: Text, server: str, wait: str | None, columns: Columns, palette: Palette) -> None:

@@ -28,7 +28,7 @@ POLL_METHODS: Final = frozenset({"tasks/get"})
 """The rounds folded into the polls row: asking the task how it is."""
 UPDATE_METHODS: Final = frozenset({"tasks/update", "tasks/input_response"})
 """The rounds that carry answers to a task's questions."""
-BAR_WIDTH: Final = 12
+BAR_WIDTH: Final = 8
 POLLS: Final = None
 """Where the polls row goes among a task call's rounds (``shown_rounds``)."""
 
@@ -144,7 +144,7 @@ def _progress(call: Call) -> tuple[float, float | None, str] | None:
 
 
 def progress_bar(call: Call) -> Text | None:
-    """A bar of the latest progress a running call was sent (``━━━━━━━╸╌╌╌╌ 3/5 testing``); a count when the
+    """A bar of the latest progress a running call was sent (``━━━━━╌╌╌ 3/5 testing``); a count when the
     server gave no total; None when the call has ended or was sent none."""
     if not call.in_flight:
         return None

@@ -172,6 +172,8 @@ class ListenPanel(Vertical):
         listing.set_options(Option(listen_text(call), id=f"listen:{call.index}") for call in reversed(calls))
         if kept in listing.calls:
             listing.highlighted = listing.get_option_index(kept)
+        elif calls:
+            listing.highlighted = 0  # the newest
         listing.refresh_bindings()
 
     @on(Button.Pressed, "#listen-start")

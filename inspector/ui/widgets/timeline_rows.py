@@ -280,8 +280,8 @@ def _round_end(call: Call, round_: Round) -> tuple[str, str]:
         return said
     if round_.result_type is not None or round_.error:
         return round_.result_type or "error", _round_result_style(round_)
-    if round_.abandoned is not None:
-        return f"no reply (the call ended {round_.abandoned})", "error"
+    if round_.abandoned is not None or call.ended:
+        return f"no reply (the call ended {round_.abandoned or call.status})", "error"
     if call.listen is not None and call.in_flight:
         return "listening", "pending"
     return "pending", "pending"

@@ -249,6 +249,12 @@ class TimelineView(ScrollView, can_focus=True):
         self._announce()
 
     # ------------------------------------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_fold", "fold"):
+            row = self.current
+            return row is not None and row.part != "session"  # (a session row has nothing to fold)
+        return True
+
     def action_cursor(self, delta: int) -> None:
         self.ensure_rows()
         self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))

@@ -7,6 +7,7 @@ a scripted server (``scripted.py``) that holds its replies until the test lets t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ RELEASE_STEPS = [
     ("completed", "done"),
 ]
 FOREVER = [("working", "building")]
+SnapCompare = Callable[..., bool]
 
 
 def row_text(view: TimelineView, row: Row) -> str:
@@ -96,7 +98,7 @@ async def test_a_task_call_folds_its_polls_into_one_row_and_unfolds_them(tmp_pat
         ]
         assert "6 polls · working → input_required → working → completed · every 50 ms" in row_text(view, rows[2])
         assert "task working · building" in row_text(view, rows[1])
-        assert "tasks/update → complete  approve_release by you" in row_text(view, rows[3])
+        assert f"id {update.request_id} tasks/update → approve_release by you" in row_text(view, rows[3])
         assert row_text(view, rows[4]).strip() == "answered approve_release: approved=true (you)"
         # space on the polls row shows every poll, in wire order among the other rounds.
         view.focus()
@@ -107,7 +109,7 @@ async def test_a_task_call_folds_its_polls_into_one_row_and_unfolds_them(tmp_pat
         assert [row.round for row in unfolded if row.line == 0 and row.round] == [r.index for r in call.rounds]
         assert len(polls) == 6
         said = [row_text(view, Row(call.index, poll.index, 0)) for poll in polls]
-        assert "tasks/get → working · building" in said[0] and "tasks/get → completed · done" in said[-1]
+        assert f"id {polls[0].request_id} → working · building" in said[0] and "→ completed · done" in said[-1]
         assert "input_required · waiting for approve_release  approve_release" in said[3]
         assert all(" retry" not in line for line in said), "a poll is no retry"
         await pilot.press("space")
@@ -225,7 +227,7 @@ async def test_a_task_that_completes_anyway_says_what_it_did(tmp_path: Path) -> 
         screen.timeline_view.select_call(call.index)
         await wait_for(pilot, lambda: screen.selected == (call.index, 0))
         lines = screen.query_one(DetailView).plain_lines
-        assert f"cancel asked in round {cancel.index} (cooperative): the task completed" in lines
+        assert f"cancel asked (id {cancel.request_id}; cooperative): the task completed" in lines
 
 
 async def test_k_on_a_call_says_cancelling_then_cancelled_and_a_late_reply_is_marked(tmp_path: Path) -> None:
@@ -359,3 +361,133 @@ async def test_a_recording_offers_no_long_work_keys(tmp_path: Path) -> None:
         assert screen.check_action("work", ()) is False  # l and T: nothing to listen to, nothing to declare
         offered = {key.id for key in gather_keys(screen)}  # what the footer, the help and the palette offer
         assert not {"main.work-panel", "main.work-tasks"} & offered
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def test_task_call_with_its_polls_folded(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The top of the timeline is "▼ #3 tools/call deploy_release  6 polls · working → input_required → working →
+    completed ... complete 8 rounds 96 ms you 24 ms", highlighted (the name cut to make room for the columns; the
+    task's summary gives way first), unfolded into "├ id 3 → task working · building", "├ ▶ 6 polls · working →
+    input_required → working → completed …", "└ id 8 tasks/update → approve_release by you" and under it "answered
+    approve_release: approved=true (you)". The detail pane shows the
+    call: complete · 8 rounds, then "─ task": "id task-7f3a · the 2026-07-28 Tasks extension", "status completed ·
+    6 polls · ...", "created 2026-07-28T10:00:00.000Z · kept 1.0 min from creation (60,000 ms) · poll every 50 ms",
+    "asked approve_release", then "─ status history (7)" with one line per stretch (+0.000 s working · building
+    (created, id 3); working · building ×2 (polls, ids 4-5); ...; completed · done (poll, id 10))."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await finished_call(pilot, "deploy_release", {})
+        screen.timeline_view.focus()
+        await pilot.pause()
+
+    app, _ = task_app(tmp_path, ScriptedTask(RELEASE_STEPS))
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_task_polls_unfolded(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """After space on its polls row, call #3's polls are rows of their own among its rounds, in wire order, under
+    "▼ 6 polls · working → input_required → working → completed …": "id 4 → working · building", id 5 the same,
+    "id 6 → working · testing", "id 7 → input_required · …" (waited for "you 24 ms"), then "id 8 tasks/update →
+    approve_release by you", highlighted, with its answer line "answered approve_release: approved=true (you)",
+    then "id 9 → working · releasing" and "└ id 10 → completed · done". No poll says "retry". The detail pane
+    heads "#3 round 6 · id 7 → id 8", "tasks/update → complete · server 12 ms", and shows the request carrying
+    inputResponses approve_release (action accept, approved true)."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await finished_call(pilot, "deploy_release", {})
+        view = screen.timeline_view
+        view.focus()
+        view.cursor = view.rows.index(Row(3, 0, 0, "polls"))
+        await pilot.press("space")
+        update = next(r for r in screen.timeline.calls[-1].rounds if r.method == "tasks/update")
+        view.select_call(3, update.index)
+        await wait_for(pilot, lambda: screen.selected == (3, update.index))
+
+    app, _ = task_app(tmp_path, ScriptedTask(RELEASE_STEPS))
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_progress_bar_on_a_running_call(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The top row of the timeline is "▶ #3 tools/call build  ━━━━━╌╌╌ 3/5 testing ... pending 1 round …",
+    highlighted: a bar five eighths full, the count and the server's message, while the call waits on the server.
+    The detail pane says "pending · 1 round · server …" and "progress 3/5 · testing"; the footer offers "k cancel
+    call"."""
+    started = asyncio.Event()
+
+    async def build(exchange: Exchange) -> Json:
+        await exchange.progress(3, 5, "testing")
+        started.set()
+        await asyncio.Future()
+        raise AssertionError("unreachable")
+
+    async def steps(pilot: Any) -> None:
+        screen, call = await running_call(pilot, "build", started)
+        await wait_for(pilot, lambda: "3/5" in row_text(screen.timeline_view, Row(call.index, 0, 0)))
+        await pilot.pause()
+
+    script = Script(tools=[tool("build")], handlers={"tools/call": build})
+    assert snap_compare(make_app(tmp_path, peer=script.peer), terminal_size=SIZE, run_before=steps)
+
+
+def test_cancelled_task(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """After k on call #3 (a task, while its poll id 4 waited for its reply): its row reads "cancelled" in the
+    error colour, highlighted, unfolded into "├ id 3 → task working · building", "├ ▶ 1 poll · working → cancelled ·
+    every 50 ms", "├ id 5 tasks/cancel → cancelled · cancel asked" and "the task was cancelled". The detail pane
+    says "the task was cancelled", then "─ task" with "status cancelled · 1 poll · working → cancelled", "cancel
+    asked (id 5; cooperative): the task cancelled", and the history in wire order: created (id 3), "cancelled ·
+    cancel asked (cancel, id 5)" (tasks/cancel left and was answered while the poll was out), then "cancelled ·
+    cancelled by the client (poll, id 4)". The footer no longer offers cancel."""
+    hold = asyncio.Event()
+    task = ScriptedTask(FOREVER, hold=hold)
+
+    async def steps(pilot: Any) -> None:
+        screen, call = await running_call(pilot, "deploy_release", task.polled)
+        await pilot.press("k")
+        await wait_for(pilot, lambda: "tasks/cancel" in script.methods())
+        hold.set()
+        await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "call" and w.is_running])
+        screen.timeline_view.select_call(call.index)
+        pilot.app.clear_notifications()  # the "cancel sent" toast goes after 3 s: not in a picture
+        await pilot.pause()
+
+    app, script = task_app(tmp_path, task)
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_session_row_and_kinds_not_offered(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """A legacy server that declared tools only: the catalog lists only_tool, then "Prompts · not offered",
+    "Resources · not offered", "Templates · not offered". The timeline's top row is "◆ session ← server request id
+    s-1 roots/list  answered 1 root: fi…" (cut at the pane's edge), highlighted, above "#3 tools/list", "#2
+    initialize" and "#1 server/discover" (error: a legacy server), each of them one round: the server's own
+    request is a row of the session, not a round of the tools/list it came during. The detail pane heads "session ·
+    server request id s-1 roots/list", says what it is, and shows the request, our reply and the answer."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        await wait_for(pilot, lambda: "s-1" in script.replies)
+        view = screen.timeline_view
+        view.focus()
+        view.cursor = 0
+        await wait_for(pilot, lambda: screen.selected == (0, 1))
+
+    script = Script(tools=[tool("only_tool")], capabilities={"tools": {}}, legacy=True, after_initialized=ask_roots)
+    app = make_app(tmp_path, peer=script.peer, answers=RootsAnswers())
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_tasks_extension_not_declared(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """After T, the header ends "· Tasks extension not declared (T)". Call #6 tools/call nightly_build, made since,
+    is "error" in the timeline, highlighted; the detail pane says "-32021 Tool 'nightly_build' requires the tasks
+    extension (io.modelcontextprotocol/tasks); this request did not declare it" in the error colour, then the params
+    and the error object with its requiredCapabilities. The footer still offers "T tasks on/off"."""
+
+    async def steps(pilot: Any) -> None:
+        screen = await connected(pilot)
+        screen.timeline_view.focus()
+        await pilot.press("T")
+        screen = await finished_call(pilot, "nightly_build", {})
+        screen.timeline_view.focus()
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)

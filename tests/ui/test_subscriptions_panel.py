@@ -165,20 +165,25 @@ async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_subscriptions_panel_with_events(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """The right column shows the Subscriptions panel where the requestState panel was: three tick boxes (tools,
-    prompts, resources; none ticked), the URI field holding "demo://report", an empty task ids field, the line
-    saying what is listened for, the listen button, then one subscription: "#4 listening", "honours
-    resourceSubscriptions · 2 events · listening", then its two events "+0.0x s resource updated demo://report"
-    and "+0.0x s tools list changed". The timeline's newest row is "#4 subscriptions/listen ... pending" with its
-    round saying "listening"."""
+    """The right column shows the Subscriptions panel where the requestState panel was: the tick boxes tools
+    (ticked), prompts, resources and the listen button on one line, the URI field holding "demo://report", the
+    empty task ids field, then the one subscription, highlighted: "#3 listening", "honours toolsListChanged,
+    resourceSubscriptions · 2 events · listening", "+0.04 s resource updated demo://report", "+0.05 s tools list
+    changed"; the panel's bottom edge says "nothing ticked: every list change". The catalog lists only_tool, and
+    Prompts, Resources and Templates each "· not offered" (the server declared tools only). The timeline: #4
+    tools/list on top (the tools list change listed the catalog again), then #3 subscriptions/listen, pending,
+    highlighted, whose detail shows its subscription section (what it honours and asked, its id 3) and its two
+    events with their times, then its params."""
     listener = Listener([UPDATED, TOOLS_CHANGED])
 
     async def steps(pilot: Any) -> None:
         screen, panel = await open_panel(pilot)
+        await pilot.press("space")  # tick tools
         panel.query_one("#listen-uris", Input).value = "demo://report"
         panel.query_one("#listen-start").press()
         listing = panel.query_one(ListenList)
         await wait_for(pilot, lambda: "tools list changed" in option_text(listing))
+        await wait_for(pilot, lambda: len([c for c in screen.timeline.calls if c.method == "tools/list"]) == 2)
         screen.timeline_view.focus()
         await wait_for(pilot, lambda: screen.selected is not None)
         screen.timeline_view.select_call(listens(screen)[0].index)

@@ -15,7 +15,7 @@ from textual import on
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Checkbox, Input, OptionList, Static
+from textual.widgets import Button, Checkbox, Input, OptionList
 from textual.widgets.option_list import Option
 
 from inspector.session.listen_span import END_SAID, event_gist, wanted
@@ -107,14 +107,16 @@ class ListenPanel(Vertical):
     """Subscriptions: the filters, the listen button, the subscriptions (see the module docstring)."""
 
     DEFAULT_CSS = """
-    ListenPanel { height: 1fr; border: round $panel; border-title-color: $primary; background: $surface; }
+    ListenPanel {
+        height: 1fr; min-height: 14; border: round $panel; background: $surface;
+        border-title-color: $primary; border-subtitle-color: $foreground-muted;
+    }
     ListenPanel:focus-within { border: round $primary; }
     ListenPanel Horizontal { height: 1; }
     ListenPanel Checkbox { margin-right: 1; }
-    ListenPanel Input { height: 1; border: none; padding: 0 1; margin-top: 1; background: $panel; }
+    ListenPanel Button { margin-left: 1; }
+    ListenPanel Input { height: 1; border: none; padding: 0 1; background: $panel; }
     ListenPanel Input:focus { background: $primary-muted; }
-    ListenPanel #listen-note { color: $foreground-muted; height: auto; }
-    ListenPanel Button { margin-top: 1; }
     ListenPanel ListenList, ListenPanel ListenList:focus { border: none; height: 1fr; margin-top: 1; }
     """
 
@@ -136,22 +138,22 @@ class ListenPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield Checkbox("tools", id="listen-tools", compact=True)
-            yield Checkbox("prompts", id="listen-prompts", compact=True)
-            yield Checkbox("resources", id="listen-resources", compact=True)
+            yield Checkbox("tools", id="listen-tools", compact=True, tooltip="Tools list changes")
+            yield Checkbox("prompts", id="listen-prompts", compact=True, tooltip="Prompts list changes")
+            yield Checkbox("resources", id="listen-resources", compact=True, tooltip="Resources list changes")
+            yield Button("listen", id="listen-start", compact=True, tooltip="subscriptions/listen (enter in a field)")
         yield Input(placeholder="resource URIs to watch (space between)", id="listen-uris")
         yield Input(placeholder="task ids to watch (space between)", id="listen-tasks")
-        yield Static(self._note(), id="listen-note")
-        yield Button("listen", id="listen-start", compact=True)
         yield ListenList(id="listen-list")
 
     def on_mount(self) -> None:
         self.border_title = "Subscriptions"
+        self.border_subtitle = self._note()
 
     def _note(self) -> str:
         if self.legacy:
-            return "2025-11-25 server: the resource URIs are subscribed (resources/subscribe); lists change unasked"
-        return "list changes of the kinds ticked (every kind when nothing is picked), URIs, task ids"
+            return "2025-11-25: the URIs are subscribed (resources/subscribe)"
+        return "nothing ticked: every list change"
 
     def notifications(self) -> JsonObject:
         """What the filters ask for (every list change when nothing is picked)."""
@@ -165,7 +167,7 @@ class ListenPanel(Vertical):
         """The subscription calls, newest first (the highlight stays on the one it was on)."""
         if legacy != self.legacy:
             self.legacy = legacy
-            self.query_one("#listen-note", Static).update(self._note())
+            self.border_subtitle = self._note()
         listing = self.query_one(ListenList)
         kept = listing.highlighted_option.id if listing.highlighted_option is not None else None
         listing.calls = {f"listen:{call.index}": call for call in calls}

@@ -313,15 +313,17 @@ def render_round(
         left.append(f"← server request id {round_.request_id} {one_line(round_.method, 40)}", palette["input-required"])
     else:
         retry = " retry" if is_retry(call, round_) else ""
-        method = f" {one_line(round_.method, 40)}" if round_.method != call.method else ""
+        # (a poll sits under the polls row: its method goes without saying)
+        shown = round_.method != call.method and not work_rows.is_poll(call, round_)
+        method = f" {one_line(round_.method, 40)}" if shown else ""
         left.append(f"id {one_line(str(round_.request_id), 20)}{method}{retry} → ", palette["request"])
         said, style = _round_end(call, round_)
+        if work_rows.carried_keys(round_) and round_.result_type == "complete":
+            said, style = work_rows.answered_by(call, round_), "response"  # an update the server took
         left.append(one_line(said, 120), palette[style])
     if round_.input_requests and round_.kind == "request":
         keys = ", ".join(key or request.get("method", "?") for key, request in round_.input_requests.items())
         left.append(f"  {one_line(keys, 120)}", palette["input-required"])
-    if work_rows.carried_keys(round_):
-        left.append(f"  {one_line(work_rows.answered_by(call, round_), 120)}", palette["dim"])
     if round_.late:
         left.append("  late", palette["finding"])
     if startup:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from inspector.headless.render import duration
 from inspector.session.listen_span import END_SAID, event_gist
+from inspector.ui.widgets.work_rows import latest_progress
 
 if TYPE_CHECKING:
     from inspector.session.listen_span import ListenSpan
@@ -24,7 +25,12 @@ EVENTS_SHOWN: Final = 50
 
 
 def add_long_work(doc: Document, call: Call) -> None:
-    """The call's task and subscription sections, when it has them."""
+    """A running call's latest progress; the call's task and subscription sections, when it has them."""
+    progress = latest_progress(call) if call.in_flight else None
+    if progress is not None:
+        done, total, said = progress
+        of = f"/{total:g}" if total is not None else ""
+        doc.add("text", f"progress {done:g}{of}" + (f" · {said}" if said else ""))
     if call.task is not None:
         _task(doc, call.task, call)
     if call.listen is not None:
@@ -41,9 +47,10 @@ def _task(doc: Document, span: TaskSpan, call: Call) -> None:
     doc.add("text", f"status {span.status} · {span.summary()}")
     every = f"{span.poll_interval_ms} ms" if span.poll_interval_ms is not None else "not said (polled every 1 s)"
     doc.add("dim", f"created {span.created_at or '?'} · kept {_ttl(span.ttl_ms)} · poll every {every}")
-    if span.cancel_round is not None:
+    if span.cancel_round is not None and span.cancel_round <= len(call.rounds):
         after = span.status if span.terminal else "not ended yet"
-        doc.add("text", f"cancel asked in round {span.cancel_round} (cooperative): the task {after}")
+        asked = call.rounds[span.cancel_round - 1].request_id
+        doc.add("text", f"cancel asked (id {asked}; cooperative): the task {after}")
     if span.asked:
         doc.add("dim", f"asked {', '.join(span.asked)}")
     doc.heading(f"status history ({len(span.history)})")
@@ -75,9 +82,7 @@ def _stretches(history: list[TaskState]) -> list[tuple[TaskState, int, TaskState
 
 def _where(call: Call, first: TaskState, last: TaskState, count: int) -> str:
     """Where an observation came from, named by request id as the timeline's rows are (``polls, ids 5-7``)."""
-    via = {"create": "created", "poll": "poll", "cancel": "cancel answer", "list": "tasks/list"}.get(
-        first.via, first.via
-    )
+    via = {"create": "created", "poll": "poll", "cancel": "cancel", "list": "tasks/list"}.get(first.via, first.via)
 
     def request_id(state: TaskState) -> str:
         index = state.round_index

@@ -127,7 +127,8 @@ def answered_by(call: Call, round_: Round) -> str:
     return f"{', '.join(keys)} by {who}" if who else ", ".join(keys)
 
 
-def _progress(call: Call) -> tuple[float, float | None, str] | None:
+def latest_progress(call: Call) -> tuple[float, float | None, str] | None:
+    """The latest ``notifications/progress`` of the call: progress, total (None: not said), message."""
     for round_ in reversed(call.rounds):
         for note in reversed(round_.notifications):
             message = note.message or {}
@@ -148,7 +149,7 @@ def progress_bar(call: Call) -> Text | None:
     server gave no total; None when the call has ended or was sent none."""
     if not call.in_flight:
         return None
-    found = _progress(call)
+    found = latest_progress(call)
     if found is None:
         return None
     done, total, said = found

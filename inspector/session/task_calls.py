@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.build_state import RELATED_TASK
+from inspector.session.eager import start_now
 from inspector.session.ledger import CallLedger
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape
@@ -77,9 +78,9 @@ class TaskFollower:
 
     def cancel(self, call: int) -> bool:
         """Ask for the task of ``call`` to be cancelled; False when the call has no task being followed.
-        ``tasks/cancel`` leaves in this very turn of the event loop, even while a poll or an update of the call
-        waits for its reply (a person pressing cancel must not wait on the server first); the driver collects its
-        answer when it comes round to it."""
+        ``tasks/cancel`` is handed to the transport before this returns (``start_now``), even while a poll or an
+        update of the call waits for its reply (a person pressing cancel must not wait on the server first); the
+        driver collects its answer when it comes round to it."""
         event = self._cancels.get(call)
         if event is None:
             return False
@@ -124,7 +125,7 @@ class TaskFollower:
 
         def send_cancel() -> asyncio.Future[JsonObject]:
             if not sending:  # (once: cancelling is asked of the server one time)
-                sending.append(asyncio.ensure_future(request("tasks/cancel", {"taskId": task_id})))
+                sending.append(start_now(request("tasks/cancel", {"taskId": task_id})))
             return sending[0]
 
         async def cancel() -> JsonObject:

@@ -73,6 +73,22 @@ async def running_call(pilot: Any, name: str, started: asyncio.Event) -> tuple[M
     return screen, call
 
 
+def watch_sends(screen: MainScreen) -> list[str]:
+    """The methods the session hands its transport from now on, as it hands them (a list that grows)."""
+    sent: list[str] = []
+    session = screen.session
+    assert session is not None
+    transport = session.transport  # type: ignore[attr-defined]
+    send = transport.send
+
+    async def recording(message: Any) -> None:
+        sent.append(message.method)
+        await send(message)
+
+    transport.send = recording
+    return sent
+
+
 def every_round_ended(call: Call) -> bool:
     """No round of the call is left pending: each has its reply, or says how its call ended."""
     return all(r.response is not None or r.abandoned is not None or r.kind != "request" for r in call.rounds)
@@ -192,10 +208,13 @@ async def test_k_on_a_task_sends_tasks_cancel_at_once_while_its_poll_waits(tmp_p
         await wait_for(pilot, lambda: call.rounds[-1].method == "tasks/get")
         poll = call.rounds[-1]
         assert poll.response is None and not hold.is_set()  # a poll is out, and the server holds its reply
-        keys.action_cancel_call()  # k, as the app runs it: the row says so before anything else runs
+        sent = watch_sends(screen)
+        keys.action_cancel_call()  # k, as the app runs it
+        # Before anything else ran: tasks/cancel is with the transport, the row says "cancelling", k is not offered.
+        assert sent == ["tasks/cancel"]
         assert "cancelling" in row_text(view, Row(call.index, 0, 0))
         assert keys.check_action("cancel_call", ()) is False  # pressing k again would do nothing
-        # tasks/cancel leaves with the poll's reply still held: no server round trip came before it.
+        # The server has it while it still holds the poll's reply: no round trip came before the cancel.
         await wait_for(pilot, lambda: "tasks/cancel" in script.methods())
         assert not hold.is_set() and poll.response is None
         assert script.methods()[-2:] == ["tasks/get", "tasks/cancel"]
@@ -247,7 +266,9 @@ async def test_k_on_a_call_says_cancelling_then_cancelled_and_a_late_reply_is_ma
     async with app.run_test(size=SIZE) as pilot:
         screen, call = await running_call(pilot, "stubborn", started)
         view, keys = screen.timeline_view, screen.query_one(CallKeys)
+        sent = watch_sends(screen)
         keys.action_cancel_call()
+        assert sent == ["notifications/cancelled"]  # with the transport before the key's action returned
         assert view.work.status(call) == "cancelling"
         assert "cancelling" in row_text(view, Row(call.index, 0, 0))
         await wait_for(pilot, lambda: "notifications/cancelled" in script.methods())

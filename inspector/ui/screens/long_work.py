@@ -5,9 +5,9 @@ up to date by the list changes they bring, and the tasks toggle (``T``).
 the catalog, and tells it what changed on the timeline; it runs the subscriptions and the catalog's listings in the
 screen's workers. It is no widget: it draws nothing itself.
 
-A cancel leaves at once: the row says "cancelling" from the key on, and the session sends the cancel in the same
-turn of the event loop (``notifications/cancelled``, an HTTP stream closed, or ``tasks/cancel`` for a task, even
-while one of its polls waits for its reply), with nothing slow awaited before it.
+A cancel leaves at once: the row says "cancelling" from the key on, and the cancel is handed to the transport
+before the key's action returns (``notifications/cancelled``, an HTTP stream closed, or ``tasks/cancel`` for a
+task, even while one of its polls waits for its reply), with nothing slow awaited before it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 from textual.widgets import Checkbox
 
 from inspector.protocol.methods import SUBSCRIPTION_METHODS, CatalogKind
+from inspector.session.eager import start_now
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -56,7 +57,7 @@ class LongWork:
         self.view, self.panel, self.catalog = view, panel, catalog
         keys.cancel = self.cancel
         keys.cancelling = view.work.cancelling  # (one set: the rows and the keys say the same)
-        self._cancels: set[asyncio.Task[None]] = set()
+        self._cancels: set[asyncio.Future[None]] = set()
         self.stops: dict[int, asyncio.Event] = {}
         """What ends each subscription call the panel started, by call."""
         self._unclaimed: list[asyncio.Event] = []
@@ -65,9 +66,9 @@ class LongWork:
     # ------------------------------------------------------------------------------------------------ cancel
     def cancel(self, call: Call) -> None:
         """``k`` on a call in flight, as the app reads the key: its row says "cancelling" from now on, and the
-        cancel leaves in this turn of the event loop, with nothing awaited before it (no Textual message queue, no
-        reply of the server): ``notifications/cancelled`` or a closed HTTP stream, ``tasks/cancel`` for a task,
-        the client's end for a subscription."""
+        cancel is handed to the transport before this returns, with nothing awaited before it (no Textual message
+        queue, no reply of the server): ``notifications/cancelled`` or a closed HTTP stream, ``tasks/cancel`` for a
+        task, the client's end for a subscription."""
         if not call.in_flight or self.live.session is None:
             return
         self.view.cancelling(call.index)
@@ -75,9 +76,9 @@ class LongWork:
         if stop is not None:
             stop.set()
         else:
-            task = asyncio.ensure_future(self._cancel(call.index))
-            self._cancels.add(task)
-            task.add_done_callback(self._cancels.discard)
+            cancelling = start_now(self._cancel(call.index))  # (sent before this returns: see session.eager)
+            self._cancels.add(cancelling)
+            cancelling.add_done_callback(self._cancels.discard)
         self.screen.notify(f"#{call.index}: cancel sent", timeout=3)
 
     async def _cancel(self, call: int) -> None:

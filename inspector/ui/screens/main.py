@@ -217,9 +217,10 @@ class MainScreen(Screen[None]):
         self.state = "connected"
         self._header()
         async for kind, items in live.catalog():
-            if not self.is_attached:
+            shown = self.query(Catalog)  # (gone while the app shuts down, before the screen is detached)
+            if not self.is_attached or not shown:
                 return
-            self.query_one(Catalog).set_items(kind, items)
+            shown.first().set_items(kind, items)
         self.catalog_loaded = True
 
     def _failed(self, error: BaseException) -> None:

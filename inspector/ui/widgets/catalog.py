@@ -156,7 +156,7 @@ class Catalog(Vertical):
             self.not_offered.add(kind)
         else:
             self.not_offered.discard(kind)
-        if self.is_mounted:
+        if self.is_mounted and self.query(CatalogList):  # (its list is gone while the app shuts down)
             self._rebuild()
 
     def focus_search(self) -> None:

@@ -18,7 +18,7 @@ import typer
 
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import run_and_exit, say_error
-from inspector.protocol.jsonrpc import JsonObject
+from inspector.session.listen_span import wanted
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 from inspector.session.timeline_events import CallFinished, RoundUpdated, TimelineEvent
@@ -39,21 +39,6 @@ class StopWhen:
         span = event.call.listen
         if span is not None and len(span.events) >= self._count:
             self._stop.set()
-
-
-def wanted(tools: bool, prompts: bool, resources: bool, uris: list[str], task_ids: list[str]) -> JsonObject:
-    """The ``notifications`` of a listen request (every list change when nothing is picked)."""
-    if not (tools or prompts or resources or uris or task_ids):
-        tools = prompts = resources = True
-    asked: JsonObject = {}
-    for kind, on in (("toolsListChanged", tools), ("promptsListChanged", prompts), ("resourcesListChanged", resources)):
-        if on:
-            asked[kind] = True
-    if uris:
-        asked["resourceSubscriptions"] = uris
-    if task_ids:
-        asked["taskIds"] = task_ids
-    return asked
 
 
 @connects(*LISTEN)

@@ -29,6 +29,22 @@ KIND_OF_NOTIFICATION: Final[dict[str, str]] = {
 """The notification a subscription kind brings (``notifications`` of the listen request)."""
 
 
+def wanted(tools: bool, prompts: bool, resources: bool, uris: list[str], task_ids: list[str]) -> JsonObject:
+    """The ``notifications`` of a listen request for what was picked (every list change when nothing is):
+    ``inspector listen``'s options, the TUI's subscriptions panel."""
+    if not (tools or prompts or resources or uris or task_ids):
+        tools = prompts = resources = True
+    asked: JsonObject = {}
+    for kind, on in (("toolsListChanged", tools), ("promptsListChanged", prompts), ("resourcesListChanged", resources)):
+        if on:
+            asked[kind] = True
+    if uris:
+        asked["resourceSubscriptions"] = uris
+    if task_ids:
+        asked["taskIds"] = task_ids
+    return asked
+
+
 def asks_for(value: object) -> bool:
     """Whether a subscription field asks for (or honours) something: ``true``, or a non-empty list of URIs or
     task ids."""

@@ -243,7 +243,7 @@ class InspectorSession:
         """Any request as one call; MRTR is driven for the three methods that allow it."""
         ledger = self.ledger
         call = ledger.start(method, params, resends)
-        sent = self._with_task_request(method, params)
+        sent = self._with_task_request(method, params, capabilities)
         try:
             result = await self._first_round(call, method, sent, capabilities)
             if is_input_required(result) and method in INPUT_REQUIRED_METHODS:
@@ -368,13 +368,13 @@ class InspectorSession:
         return await self.connection.cancel_call(call) > 0
 
     # ------------------------------------------------------------------------------------------------ tasks
-    def _with_task_request(self, method: str, params: JsonObject) -> JsonObject:
+    def _with_task_request(self, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
         negotiated = self.negotiated
         if method != "tools/call" or negotiated is None or not negotiated.legacy:
             return params
         return with_task_request(
             params,
-            declared=declares_tasks(self.options.capabilities),
+            declared=declares_tasks(capabilities if capabilities is not None else self.options.capabilities),
             server_capabilities=self.timeline.server_capabilities,
             tool=self.tools.get(str(params.get("name"))),
         )

@@ -8,10 +8,12 @@ the creation, the polls, the updates (with who answered) and the end in one plac
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.build_state import RELATED_TASK
+from inspector.session.eager import start_now
 from inspector.session.ledger import CallLedger
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape
@@ -21,6 +23,12 @@ from inspector.session.timeline import CallStatus
 
 Send = Callable[..., Awaitable[JsonObject]]
 """``send(call, method, params, capabilities, unbounded=False)``: one request of a call (``RequestSender.send``)."""
+
+
+def _retrieved(future: asyncio.Future[JsonObject]) -> None:
+    """A cancel's outcome nobody waits for any more (it is on the timeline, from the wire)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def with_task_request(
@@ -62,18 +70,22 @@ class TaskFollower:
         self.store = store
         """Where the ids of the tasks followed are kept (``inspector task get ID`` finds them again)."""
         self._cancels: dict[int, asyncio.Event] = {}
+        self._send_cancel: dict[int, Callable[[], object]] = {}
 
     def following(self, call: int) -> bool:
         """Is a task of ``call`` being followed now?"""
         return call in self._cancels
 
     def cancel(self, call: int) -> bool:
-        """Ask for the task of ``call`` to be cancelled (``tasks/cancel``, sent by its driver at once); False when
-        the call has no task being followed."""
+        """Ask for the task of ``call`` to be cancelled; False when the call has no task being followed.
+        ``tasks/cancel`` is handed to the transport before this returns (``start_now``), even while a poll or an
+        update of the call waits for its reply (a person pressing cancel must not wait on the server first); the
+        driver collects its answer when it comes round to it."""
         event = self._cancels.get(call)
         if event is None:
             return False
         event.set()
+        self._send_cancel[call]()
         return True
 
     async def follow(
@@ -109,13 +121,21 @@ class TaskFollower:
         async def result() -> JsonObject:
             return await request("tasks/result", {"taskId": task_id}, unbounded=True)
 
+        sending: list[asyncio.Future[JsonObject]] = []
+
+        def send_cancel() -> asyncio.Future[JsonObject]:
+            if not sending:  # (once: cancelling is asked of the server one time)
+                sending.append(start_now(request("tasks/cancel", {"taskId": task_id})))
+            return sending[0]
+
         async def cancel() -> JsonObject:
-            return await request("tasks/cancel", {"taskId": task_id})
+            return await send_cancel()
 
         async def answer(key: str, request_: JsonObject) -> JsonObject:
             return await self.ledger.answer(call, key, request_)
 
         event = self._cancels[call] = asyncio.Event()
+        self._send_cancel[call] = send_cancel
         if cancel_first:
             event.set()
         try:
@@ -131,6 +151,11 @@ class TaskFollower:
             )
         finally:
             self._cancels.pop(call, None)
+            self._send_cancel.pop(call, None)
+            for left in sending:  # a task that ended before its cancel was answered: the answer is the wire's
+                left.add_done_callback(_retrieved)
+        if sending and not end.cancel_sent:
+            end = dataclasses.replace(end, cancel_sent=True)  # sent while a poll that ended the task was out
         if end.status != "detached":
             self._remember(task_id, shape, tool, {**task, "status": end.status})
         return self._outcome(call, task_id, end)

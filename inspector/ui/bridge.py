@@ -102,6 +102,15 @@ class SessionWasChanged(TimelineChanged):
     """Era, server info or connection state changed."""
 
 
+class SessionRowWasChanged(TimelineChanged):
+    """A server request of no call (a session row) arrived, was answered, or got our reply."""
+
+    def __init__(self, timeline: Timeline, round_: Round) -> None:
+        super().__init__(timeline)
+        self.round = round_
+        """The session row (``Timeline.session``)."""
+
+
 def to_message(timeline: Timeline, event: TimelineEvent) -> TimelineChanged:
     """The Textual message for one timeline event."""
     if isinstance(event, CallStarted):
@@ -116,7 +125,9 @@ def to_message(timeline: Timeline, event: TimelineEvent) -> TimelineChanged:
         return ConsoleWasAppended(timeline, event.line)
     if isinstance(event, FindingRaised):
         return FindingWasRaised(timeline, event.finding)
-    assert isinstance(event, SessionChanged | SessionRowChanged)
+    if isinstance(event, SessionRowChanged):
+        return SessionRowWasChanged(timeline, event.round)
+    assert isinstance(event, SessionChanged)
     return SessionWasChanged(timeline)
 
 

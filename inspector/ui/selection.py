@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from inspector.headless.render import includes_startup
 from inspector.ui.resend import add_comparison
 from inspector.ui.widgets.document import Document, call_document, round_document
+from inspector.ui.widgets.session_rows import session_document, session_round
 
 if TYPE_CHECKING:
     from inspector.session.timeline import Call, RequestState, Timeline
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 class Selection:
     """The highlighted call (and round, 0 for the call row), its document, and the requestState panel's contents."""
 
-    call: Call
+    call: Call | None
+    """The call (None: a session row, which belongs to no call)."""
     round: int
     document: Document
     where: str
@@ -30,8 +32,13 @@ class Selection:
 
 
 def selection(timeline: Timeline, call_index: int, round_index: int, *, unfold: bool) -> Selection | None:
-    """What to show for ``(call_index, round_index)`` (None when there is no such call); a resent call's detail
-    ends with the comparison with the call it resent."""
+    """What to show for ``(call_index, round_index)`` (None when there is no such call; call 0: session row
+    ``round_index``); a resent call's detail ends with the comparison with the call it resent."""
+    if call_index == 0:
+        row = session_round(timeline, round_index)
+        if row is None:
+            return None
+        return Selection(None, round_index, session_document(row, unfold=unfold), f"session {round_index}", None)
     call = timeline.call(call_index)
     if call is None:
         return None

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    import asyncio
+
     from inspector.answers.base import AnswerSource
     from inspector.protocol.jsonrpc import JsonObject
     from inspector.protocol.methods import CatalogKind
@@ -31,7 +33,12 @@ class SessionPort(Protocol):
     async def list_all(self, kind: CatalogKind) -> Outcome: ...
 
     async def call_tool(
-        self, name: str, arguments: JsonObject | None = None, *, resends: int | None = None
+        self,
+        name: str,
+        arguments: JsonObject | None = None,
+        *,
+        capabilities: JsonObject | None = None,
+        resends: int | None = None,
     ) -> Outcome: ...
 
     async def get_prompt(
@@ -41,6 +48,10 @@ class SessionPort(Protocol):
     async def read_resource(self, uri: str, *, resends: int | None = None) -> Outcome: ...
 
     async def cancel(self, call: int) -> bool: ...
+
+    async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> Outcome: ...
+
+    async def subscribe(self, uris: list[str], stop: asyncio.Event) -> Outcome: ...
 
     async def close(self) -> None: ...
 

@@ -5,7 +5,8 @@ change so that snapshots are the same on every run: its requestState is sealed b
 AES-GCM under a key and a nonce drawn at random (and a time stamp) on every run. What the tests need that the demo
 has not comes from here too, never from the product: ``with_test_tools(...)`` adds a tool whose name and description
 are full of markup and escape sequences, a tool with a 5 MB result, and a tool that waits until it is cancelled,
-optionally logging lines that try to clear the screen first; ``crashing(...)`` is a server that dies at start with a
+optionally logging lines that try to clear the screen first; ``with_list_changes()`` adds a tool that adds a tool
+and says so to the subscriptions; ``crashing(...)`` is a server that dies at start with a
 traceback on stderr (a connect failure).
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.request_state import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
@@ -104,6 +105,30 @@ def logging_first(lines: Sequence[str], peer: Peer) -> Peer:
         return await peer(streams)
 
     return run
+
+
+async def fresh_tool() -> str:
+    """The tool ``change_tools`` adds."""
+    return "fresh"
+
+
+def _server_with_list_changes() -> MCPServer[Any]:
+    server = stable_states(build_server())
+
+    async def change_tools(ctx: Context) -> str:
+        """Add ``fresh_tool`` and tell every subscriber that the tools changed."""
+        server.add_tool(fresh_tool)
+        await ctx.notify_tools_changed()
+        return "tools changed"
+
+    server.add_tool(change_tools)
+    return server
+
+
+def with_list_changes() -> Peer:
+    """The demo server plus ``change_tools``: it adds ``fresh_tool`` and says the tools list changed (to every
+    ``subscriptions/listen`` that asked for it)."""
+    return serve(_server_with_list_changes)
 
 
 def with_test_tools(stderr: Sequence[str] = ()) -> Peer:

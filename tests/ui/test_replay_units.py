@@ -22,9 +22,10 @@ from inspector.ui.resend import (
     answers_of,
     resend_plan,
 )
+from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.document import Document
 from inspector.ui.widgets.session_header import header_text
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Row, build_rows, render_row
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, build_rows, render_row
 
 PALETTE = {name: Style() for name in STYLE_NAMES}
 

@@ -13,7 +13,8 @@ from time_support import legacy_weather, modern_weather, state_only
 from inspector.headless.render import STARTUP, duration
 from inspector.session.timeline import Timeline
 from inspector.ui.selection import selection
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, CallFilter, Columns, Row, build_rows, render_row
+from inspector.ui.widgets.call_filter import CallFilter
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Columns, Row, build_rows, render_row
 
 PALETTE = {name: Style() for name in STYLE_NAMES}
 WIDTH = 90

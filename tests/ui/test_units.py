@@ -15,8 +15,9 @@ from inspector.targets import known as known_targets
 from inspector.targets.target import Target
 from inspector.ui.safe_text import clean, one_line, safe
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
+from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.request_state import echo_line, looks_like
-from inspector.ui.widgets.timeline_rows import CallFilter, Row, build_rows
+from inspector.ui.widgets.timeline_rows import Row, build_rows
 
 
 def test_clean_makes_escape_sequences_and_controls_visible() -> None:

@@ -3,6 +3,8 @@
 ``LiveSession`` is held by the main screen (a recording has none) and knows nothing of widgets: the screen runs its
 coroutines in workers and shows what they return. Every call is made with the one answers source the session was
 built with (``switch``), which answers interactively, or with a resend's edited answers while that resend runs.
+With ``tasks`` off (the tasks toggle), a tools/call declares no Tasks extension (the session's ``--no-tasks``, one
+call at a time: in the 2026 era its ``_meta`` leaves it out, in 2025-11-25 it carries no ``params.task``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from inspector.protocol.envelope import client_capabilities
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
 from inspector.targets import known as known_targets
 from inspector.ui.interactive_answers import calling
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from inspector.answers.base import AnswerSource
+    from inspector.protocol.jsonrpc import JsonObject
     from inspector.targets.target import Target
     from inspector.ui.session_port import SessionFactory, SessionPort
 
@@ -48,6 +52,8 @@ class LiveSession:
         """What the session answers with: ``answers``, or a resend's edited answers while it runs."""
         self.session = session
         """The session (None until the factory built it)."""
+        self.tasks = True
+        """Calls declare the Tasks extension (the tasks toggle)."""
 
     def fresh(self, *, retrying: bool) -> tuple[SessionPort, bool]:
         """The session to connect, and whether it is new: the factory builds one when there is none yet, and again
@@ -73,17 +79,35 @@ class LiveSession:
         if self.config_dir is not None and self.target.source != "replay":
             known_targets.remember(self.config_dir, self.target)
 
-    async def catalog(self) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]]]]:
-        """Each catalog kind the server offers, listed (every page), as it comes back."""
-        session = self._session()
-        caps = session.timeline.server_capabilities
+    def offers(self, kind: CatalogKind) -> bool:
+        """Whether the server declared the capability that offers ``kind`` (or declared nothing we know of)."""
+        caps = self._session().timeline.server_capabilities
+        return caps is None or CATALOG[kind].capability in caps
+
+    async def catalog(self) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]:
+        """Each catalog kind, listed (every page), as it comes back; None for a kind the server did not declare,
+        which is not asked for (a tools-only server is never sent prompts/list)."""
         for kind in CATALOG_KINDS:
-            if caps is not None and CATALOG[kind].capability not in caps:
+            if not self.offers(kind):
+                yield kind, None
                 continue
-            outcome = await session.list_all(kind)
-            if outcome.ok and outcome.result is not None:
-                items = next((value for value in outcome.result.values() if isinstance(value, list)), [])
-                yield kind, [item for item in items if isinstance(item, dict)]
+            items = await self.relist(kind)
+            if items is not None:
+                yield kind, items
+
+    async def relist(self, kind: CatalogKind) -> list[dict[str, Any]] | None:
+        """List one kind again (every page); None when the listing failed (the timeline says why)."""
+        outcome = await self._session().list_all(kind)
+        if not outcome.ok or outcome.result is None:
+            return None
+        items = next((value for value in outcome.result.values() if isinstance(value, list)), [])
+        return [item for item in items if isinstance(item, dict)]
+
+    @property
+    def legacy(self) -> bool:
+        """The session speaks the legacy era (its subscriptions are 2025-11-25 ``resources/subscribe``)."""
+        era = self._session().timeline.era
+        return era is not None and era.era == "legacy"
 
     async def call(
         self,
@@ -99,15 +123,30 @@ class LiveSession:
         method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
         with calling(f"{method} {name}"), self.switch.using(answers):
             if kind == "tools":
-                await session.call_tool(name, arguments, resends=resends)
+                await session.call_tool(
+                    name, arguments, capabilities=None if self.tasks else self.no_tasks, resends=resends
+                )
             elif kind == "prompts":
                 await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()}, resends=resends)
             else:
                 await session.read_resource(name, resends=resends)
 
+    no_tasks: JsonObject = client_capabilities(tasks=False)
+    """What a call declares with the tasks toggle off."""
+
     async def cancel(self, call: int) -> bool:
-        """Cancel a call's request in flight; False when none was on the wire."""
+        """Cancel a call's request in flight (a task's: tasks/cancel); False when none was on the wire."""
         return await self._session().cancel(call)
+
+    async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> None:
+        """A subscription until the server ends it, it is lost, or ``stop`` is set: ``subscriptions/listen``, or
+        on a legacy server ``resources/subscribe`` for the URIs asked."""
+        session = self._session()
+        if self.legacy:
+            uris = notifications.get("resourceSubscriptions")
+            await session.subscribe([str(uri) for uri in uris] if isinstance(uris, list) else [], stop)
+        else:
+            await session.listen(notifications, stop)
 
     async def close(self) -> None:
         """Close the session (bounded; whatever it raises is not the user's problem any more)."""

@@ -3,10 +3,10 @@
 The screen orchestrates: it owns the session (built by the injected factory), runs every network operation in a
 worker, turns bridge messages into attribute updates on its widgets, and acts on the messages its widgets post (a
 catalog item chosen, a key pressed on the highlighted call). Widgets never touch the session or each other. The
-keys on the highlighted call (export, edit & resend, cancel) belong to the ``CallKeys`` container that holds the
-panes. Given a ``Recording`` instead (``inspector replay FILE``), the screen holds a ``ReplayWalk`` that shows the
-recorded timeline read-only and walks it with ``n`` and ``N``: no session is built, no server started, and every key
-that would send says so.
+keys on the highlighted call (export, edit & resend, cancel) belong to the ``CallKeys`` container of the panes;
+cancels, the subscriptions panel and the tasks toggle are ``LongWork``'s. Given a ``Recording`` instead (``inspector
+replay FILE``), the screen holds a ``ReplayWalk`` that shows the recorded timeline read-only and walks it with ``n``
+and ``N``: no session is built, no server started, and every key that would send says so.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from inspector.ui.bridge import (
     ConsoleWasAppended,
     RoundWasStarted,
     RoundWasUpdated,
+    SessionRowWasChanged,
     SessionWasChanged,
     TimelineBridge,
 )
@@ -39,6 +40,7 @@ from inspector.ui.recorded import READ_ONLY
 from inspector.ui.screens.call_composer import CallComposer
 from inspector.ui.screens.detail_show import DetailShow
 from inspector.ui.screens.live_session import LiveSession
+from inspector.ui.screens.long_work import LongWork
 from inspector.ui.screens.replay_walk import ReplayWalk
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
@@ -46,6 +48,7 @@ from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import item_document
+from inspector.ui.widgets.listen_panel import ListenPanel
 from inspector.ui.widgets.query_box import FilterBox
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
@@ -57,7 +60,6 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
 
     from inspector.answers.base import AnswerSource
-    from inspector.session.timeline import Call
     from inspector.targets.target import Target
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
@@ -73,6 +75,8 @@ class MainScreen(Screen[None]):
         Key("slash", "search", "search", "Search the catalog", priority=True),
         Key("f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True),
         Key("r", "reconnect", "retry", "Try to connect again"),
+        Key("l", "work('panel')", "subscriptions", "Show or hide the subscriptions panel (subscriptions/listen)"),
+        Key("T", "work('tasks')", "tasks on/off", "Declare the Tasks extension on later calls, or not"),
         Key("escape", "back", "servers", "Close this session and choose another server"),
     )
 
@@ -127,6 +131,7 @@ class MainScreen(Screen[None]):
                 with Vertical(id="right"):
                     yield DetailView(id="detail")
                     yield RequestStatePanel(id="state")
+                    yield ListenPanel(id="listen")
             yield Console(id="console")
         yield Footer()
 
@@ -150,6 +155,9 @@ class MainScreen(Screen[None]):
             lambda: self.timeline, self.query_one(DetailView), self.query_one(RequestStatePanel), keys
         )
         """Shows the highlighted call or round on the detail pane, the requestState panel and the call keys."""
+        panels = self.timeline_view, keys, self.query_one(ListenPanel), self.query_one(Catalog)
+        self.work = LongWork(self, self.live, *panels) if self.live is not None else None
+        """Cancels, subscriptions and the catalog's refreshes, the tasks toggle (None: a recording)."""
         self.query_one("#timeline").border_title = "Timeline"
         self.query_one("#detail").border_title = "Detail"
         self.query_one("#console").border_title = "Console  stderr · logs · transport"
@@ -161,7 +169,7 @@ class MainScreen(Screen[None]):
             self.connect()
 
     def _header(self) -> None:
-        note = self.walk.note if self.walk is not None else ""
+        note = self.walk.note if self.walk is not None else self.work.note if self.work is not None else ""
         self.query_one(SessionHeader).show(self.timeline, self.target.display_name, self.recording, self.state, note)
 
     def _open_recording(self, walk: ReplayWalk) -> None:
@@ -208,9 +216,10 @@ class MainScreen(Screen[None]):
         self.state = "connected"
         self._header()
         async for kind, items in live.catalog():
-            if not self.is_attached:
+            shown = self.query(Catalog)  # (gone while the app shuts down, before the screen is detached)
+            if not self.is_attached or not shown:
                 return
-            self.query_one(Catalog).set_items(kind, items)
+            shown.first().set_items(kind, items)
         self.catalog_loaded = True
 
     def _failed(self, error: BaseException) -> None:
@@ -285,6 +294,11 @@ class MainScreen(Screen[None]):
     @on(CallWasFinished)
     def _call_changed(self, message: RoundWasStarted | RoundWasUpdated | CallWasFinished) -> None:
         self.shown.changed(message.call.index)
+        if self.work is not None:
+            self.work.changed(message.call, message.timeline)
+
+    def on_session_row_was_changed(self, message: SessionRowWasChanged) -> None:
+        self.shown.changed(0)  # (a session row shown is call 0's)
 
     def on_console_was_appended(self, message: ConsoleWasAppended) -> None:
         if self.walk is None:  # a recording's console is written by its walk, in record order
@@ -324,16 +338,10 @@ class MainScreen(Screen[None]):
                 if refused is not None:
                     self.notify(refused)
 
-    @on(CallKeys.CancelRequested)
-    async def _cancel(self, event: CallKeys.CancelRequested) -> None:
-        """The session fails the call's request in flight (and tells the server); when nothing was on the wire
-        (e.g. between rounds) the worker driving the call is cancelled instead."""
-        call: Call = event.call
-        if not call.in_flight or self.live is None or self.live.session is None:
-            return
-        if not await self.live.cancel(call.index):
-            self.workers.cancel_group(self, "call")
-        self.notify(f"#{call.index} cancelled", timeout=3)
+    @on(ListenPanel.Asked)
+    def _listen_asked(self, event: ListenPanel.Asked) -> None:
+        if self.work is not None and self._can_send("nothing can be listened to"):
+            self.work.asked(event)
 
     # ------------------------------------------------------------------------------------------------ screen keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -345,7 +353,15 @@ class MainScreen(Screen[None]):
             return self.state == "failed"
         if action == "back":
             return self.can_go_back
+        if action == "work":
+            return self.work is not None and not typing(self.app)
         return True
+
+    def action_work(self, what: str) -> None:
+        """``l`` the subscriptions panel (where the requestState panel was), ``T`` the tasks toggle."""
+        if self.work is not None:
+            self.work.act(what, self.query_one(RequestStatePanel), self.timeline)
+            self._header()
 
     def action_step(self, rest: bool) -> None:
         """Reveal the next recorded message (``rest``: every remaining one)."""

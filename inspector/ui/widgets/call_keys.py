@@ -7,6 +7,10 @@ attributes down, messages up. The screen says what is highlighted (``point_at``)
 behind it (``live``); a key posts a message that the screen acts on. ``check_action`` hides a key that would do
 nothing now (cancel on a call that has ended or is being cancelled, resend on a call that cannot be resent, copy
 with no requestState shown), so that neither the footer nor the help offers it.
+
+Cancel is the one key that does not post: a message would wait behind every timeline message queued on its way up
+(a call sending progress queues hundreds), and the cancel must leave at once. The screen hands the keys the
+function to call instead (``cancel``), and ``k`` acts as the app reads it (a priority key).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings, typing
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.widget import Widget
 
     from inspector.session.timeline import Call, RequestState
@@ -41,7 +47,13 @@ class CallKeys(Vertical):
             "Send it again: its arguments (call row) or answers (round row)",
             priority=True,
         ),
-        Key("k", "cancel_call", "cancel call", "Cancel (kill, as in top) the call in flight; the server is told"),
+        Key(
+            "k",
+            "cancel_call",
+            "cancel call",
+            "Cancel (kill, as in top) the call in flight; the server is told at once",
+            priority=True,
+        ),
         Key("c", "copy_state", "copy state", "Copy the requestState of the highlighted round to the clipboard"),
     )
 
@@ -89,6 +101,10 @@ class CallKeys(Vertical):
         """A live session is behind the timeline (False in a replay, or before the session is built)."""
         self.state: RequestState | None = None
         """The requestState shown for the highlighted call or round (``c`` copies it)."""
+        self.cancel: Callable[[Call], None] | None = None
+        """What ``k`` calls, at once (see the module docstring); None: it posts ``CancelRequested``."""
+        self.cancelling: set[int] = set()
+        """Calls the user cancelled that have not ended yet (``k`` is not offered on them again)."""
 
     def point_at(self, call: Call | None, round_: int = 0, state: RequestState | None = None) -> None:
         """What is highlighted now, and the requestState shown for it; the footer is redrawn for it."""
@@ -97,7 +113,7 @@ class CallKeys(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         call = self.call
-        if action in ("export", "resend") and typing(self.app):
+        if action in ("export", "resend", "cancel_call") and typing(self.app):
             return False  # a letter typed in the search or filter box
         if action == "export":
             return call is not None
@@ -106,7 +122,8 @@ class CallKeys(Vertical):
             return call is not None and (not self.live or call.method in INPUT_REQUIRED_METHODS)
         if action == "cancel_call":
             # A call being cancelled already waits for the server to stop: pressing k again would do nothing.
-            return self.live and call is not None and call.in_flight and call.status != "cancelling"
+            cancelled = call is not None and (call.status == "cancelling" or call.index in self.cancelling)
+            return self.live and call is not None and call.in_flight and not cancelled
         if action == "copy_state":
             return self.state is not None
         return True
@@ -123,7 +140,11 @@ class CallKeys(Vertical):
 
     def action_cancel_call(self) -> None:
         if self.call is not None and self.call.in_flight:
-            self.post_message(self.CancelRequested(self.call))
+            if self.cancel is not None:
+                self.cancel(self.call)
+            else:
+                self.post_message(self.CancelRequested(self.call))
+            self.refresh_bindings()
 
     def action_copy_state(self) -> None:
         if self.state is not None:

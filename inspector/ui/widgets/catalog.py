@@ -136,6 +136,8 @@ class Catalog(Vertical):
         super().__init__(id=id)
         self.items: dict[CatalogKind, list[dict[str, Any]]] = {kind: [] for kind in CATALOG_KINDS}
         """Items by kind, as listed."""
+        self.not_offered: set[CatalogKind] = set()
+        """The kinds the server did not declare (never asked for: the heading says so)."""
         self.query_text = ""
         self._by_option: dict[str, tuple[CatalogKind, dict[str, Any]]] = {}
 
@@ -147,10 +149,14 @@ class Catalog(Vertical):
         self.border_title = "Catalog"
         self._rebuild()
 
-    def set_items(self, kind: CatalogKind, items: list[dict[str, Any]]) -> None:
-        """Replace the items of one kind."""
-        self.items[kind] = items
-        if self.is_mounted:
+    def set_items(self, kind: CatalogKind, items: list[dict[str, Any]] | None) -> None:
+        """Replace the items of one kind (None: the server does not offer it)."""
+        self.items[kind] = items or []
+        if items is None:
+            self.not_offered.add(kind)
+        else:
+            self.not_offered.discard(kind)
+        if self.is_mounted and self.query(CatalogList):  # (its list is gone while the app shuts down)
             self._rebuild()
 
     def focus_search(self) -> None:
@@ -172,9 +178,10 @@ class Catalog(Vertical):
         self._by_option = {}
         for kind in CATALOG_KINDS:
             shown = ranked(self.items[kind], kind, self.query_text)
-            options.append(
-                Option(Text(f"{CATALOG[kind].label} {len(shown)}", style="bold"), id=f"head:{kind}", disabled=True)
-            )
+            heading = Text(f"{CATALOG[kind].label} {len(shown)}", style="bold")
+            if kind in self.not_offered:
+                heading = Text.assemble((CATALOG[kind].label, "bold"), (" · not offered", "dim italic"))
+            options.append(Option(heading, id=f"head:{kind}", disabled=True))
             for position, item in enumerate(shown):
                 option_id = f"{kind}:{position}"
                 self._by_option[option_id] = (kind, item)

@@ -13,6 +13,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from inspector.headless.render import STARTUP, duration, waited
+from inspector.ui.widgets.work_document import add_long_work
 
 if TYPE_CHECKING:
     from inspector.session.http_info import HttpInfo
@@ -141,6 +142,7 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
     doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {times}")
     if call.status_detail:
         doc.add("error" if call.status != "complete" else "text", call.status_detail)
+    add_long_work(doc, call)
     doc.heading("params")
     doc.json(call.params, unfold=unfold)
     if call.error is not None:

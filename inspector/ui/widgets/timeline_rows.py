@@ -17,6 +17,10 @@ from rich.text import Text
 from inspector.headless.render import STARTUP, answer_summary, includes_startup, server_time, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
+from inspector.ui.widgets import work_rows
+from inspector.ui.widgets.call_filter import CallFilter
+from inspector.ui.widgets.session_rows import render_session_row, session_round
+from inspector.ui.widgets.work_rows import WorkView
 
 if TYPE_CHECKING:
     from inspector.session.timeline import Call, Round, Timeline
@@ -29,45 +33,13 @@ Palette = dict[str, Style]
 
 
 class Row(NamedTuple):
-    """One line of the timeline: a call (round 0, line 0), a round (line 0) or a detail line under either."""
+    """One line of the timeline: a call (round 0, line 0), a round (line 0) or a detail line under either; a
+    task's polls row (``part`` "polls"), or a session row (``part`` "session", ``round`` its index, call 0)."""
 
     call: int
     round: int
     line: int
-
-
-@dataclass(frozen=True, slots=True)
-class CallFilter:
-    """Terms that must all match: ``method:X``, ``name:X``, ``status:X``, ``error``, ``findings``, or free words."""
-
-    text: str = ""
-
-    def _terms(self) -> list[str]:
-        return [term.lower() for term in self.text.split()]
-
-    def matches(self, call: Call) -> bool:
-        """Whether ``call`` passes every term."""
-        method = call.method.lower()
-        name = (call.name or "").lower()
-        for term in self._terms():
-            key, _, value = term.partition(":")
-            if not value:
-                key, value = "", term
-            if key == "method" and value not in method:
-                return False
-            if key == "name" and value not in name:
-                return False
-            if key == "status" and not call.status.startswith(value):
-                return False
-            if key in ("has", "is", "") and value in ("error", "errors"):
-                if not call.failed:
-                    return False
-            elif key in ("has", "is", "") and value in ("finding", "findings"):
-                if not call.all_findings():
-                    return False
-            elif key == "" and value not in method and value not in name and value != call.status:
-                return False
-        return True
+    part: str = ""
 
 
 def _answer_lines(round_: Round) -> list[str]:
@@ -97,9 +69,14 @@ def _notification_lines(round_: Round) -> list[str]:
     return lines
 
 
-def round_details(round_: Round) -> list[tuple[str, str]]:
-    """The detail lines under a round, as (style name, text)."""
-    details = [("dim", line) for line in _answer_lines(round_)]
+def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, str]]:
+    """The detail lines under a round, as (style name, text); a task's update names the answers it carried and
+    who gave them (they are recorded on the poll that asked)."""
+    if call is not None and call.task is not None:
+        answers = work_rows.update_answers(call, round_)
+    else:
+        answers = _answer_lines(round_)
+    details = [("dim", line) for line in answers]
     details += [("pending", line) for line in _notification_lines(round_)]
     details += [("finding", f"⚠ {f.code}: {f.message}") for f in round_.findings]
     return details
@@ -113,23 +90,35 @@ def call_details(call: Call) -> list[tuple[str, str]]:
     return details
 
 
-def rows_for(call: Call, expanded: bool) -> Iterable[Row]:
-    """The rows of one call: itself, then (when expanded) each round and its details, then call details."""
+def rows_for(call: Call, expanded: bool, polls_open: bool = False) -> Iterable[Row]:
+    """The rows of one call: itself, then (when expanded) each round and its details (a task's polls folded into
+    one row unless ``polls_open``), then call details."""
     yield Row(call.index, 0, 0)
     if not expanded:
         return
-    for round_ in call.rounds:
+    for round_ in work_rows.shown_rounds(call, polls_open):
+        if round_ is None:
+            yield Row(call.index, 0, 0, "polls")
+            continue
         yield Row(call.index, round_.index, 0)
-        for line in range(len(round_details(round_))):
+        for line in range(len(round_details(round_, call))):
             yield Row(call.index, round_.index, line + 1)
     for line in range(len(call_details(call))):
         yield Row(call.index, 0, line + 1)
 
 
-def build_rows(timeline: Timeline, expanded: set[int], keep: CallFilter) -> list[Row]:
+def build_rows(timeline: Timeline, expanded: set[int], keep: CallFilter, view: WorkView | None = None) -> list[Row]:
     """Every visible row, newest call first; a resent call (``Call.resends``, live or replayed) sits right above
-    the call it resent instead of at the top."""
+    the call it resent instead of at the top. The session's own rows sit among the calls by the time they came
+    (shown unless a filter is typed); ``view``: unfolded polls, calls being cancelled."""
     rows: list[Row] = []
+    polls_open = view.polls_open if view is not None else set()
+    session = [] if keep.text.strip() else list(reversed(timeline.session))
+
+    def session_rows_since(at: float) -> None:
+        while session and session[0].started_at >= at:
+            rows.append(Row(0, session.pop(0).index, 0, "session"))
+
     after: dict[int, list[int]] = {}
     for call in reversed(timeline.calls):
         if call.resends is not None and timeline.call(call.resends) is not None and call.resends != call.index:
@@ -142,11 +131,13 @@ def build_rows(timeline: Timeline, expanded: set[int], keep: CallFilter) -> list
             if found is not None:
                 emit(found, depth + 1)
         if keep.matches(call):
-            rows.extend(rows_for(call, call.index in expanded))
+            rows.extend(rows_for(call, call.index in expanded, call.index in polls_open))
 
     for call in reversed(timeline.calls):
         if call.index not in placed:
+            session_rows_since(call.started_at)
             emit(call, 0)
+    session_rows_since(float("-inf"))
     return rows
 
 
@@ -165,21 +156,23 @@ class Columns:
     wait: int = 0
 
     @classmethod
-    def of(cls, calls: Iterable[Call]) -> Columns:
+    def of(cls, calls: Iterable[Call], view: WorkView | None = None) -> Columns:
         """Wide enough for the status and the wait of every call in ``calls`` (and of their rounds)."""
         status, wait = 8, 0
         for call in calls:
-            status = max(status, len(status_text(call)))
+            status = max(status, len(status_text(call, view)))
             texts = [waited(call.answer_sources, call.wait_ms)]
             texts += [waited(r.answer_sources, ms) for r, ms in zip(call.rounds, call.round_wait_ms, strict=True)]
             wait = max([wait, *(len(text) for text in texts if text)])
         return cls(status, wait)
 
 
-def status_text(call: Call) -> str:
-    """The status column of a call: its status, and its findings count (``complete ⚠2``)."""
+def status_text(call: Call, view: WorkView | None = None) -> str:
+    """The status column of a call: its status ("cancelling" from the key on: ``view``), and its findings count
+    (``complete ⚠2``)."""
     found = len(call.all_findings())
-    return f"{call.status} ⚠{found}" if found else call.status
+    status = view.status(call) if view is not None else call.status
+    return f"{status} ⚠{found}" if found else status
 
 
 def status_style(status: str) -> str:
@@ -199,17 +192,30 @@ def _round_result_style(round_: Round) -> str:
     return "error" if round_.result_type == "error" else "response"
 
 
-def _line(left: Text, right: Text, width: int) -> Text:
+def _line(left: Text, right: Text, width: int, extra: Text | None = None) -> Text:
+    """``left`` and ``right`` on one line of ``width``; ``extra`` after ``left`` in the room left over (it gives
+    way first: a call's name is cut only when there is no room for it at all)."""
     room = max(width - right.cell_len - 1, 8)
+    if extra is not None and room - left.cell_len >= 12:
+        extra.truncate(room - left.cell_len, overflow="ellipsis")
+        left.append_text(extra)
     left.truncate(room, overflow="ellipsis", pad=True)
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
 
-def render_call(call: Call, expanded: bool, width: int, palette: Palette, columns: Columns | None = None) -> Text:
-    """The line of a call: fold mark, index, method, name; then in columns the status (and findings mark), the
+def render_call(
+    call: Call,
+    expanded: bool,
+    width: int,
+    palette: Palette,
+    columns: Columns | None = None,
+    view: WorkView | None = None,
+) -> Text:
+    """The line of a call: fold mark, index, method, name, and while it runs its progress bar (or what its task
+    says it is doing; a task that ended, its summary); then in columns the status (and findings mark), the
     rounds, the server's time and the wait for answers (``you 9.7 s``); a resent call names the call it
     resent."""
-    columns = columns or Columns.of([call])
+    columns = columns or Columns.of([call], view)
     left = Text(no_wrap=True, end="")
     left.append("▼ " if expanded else "▶ ", palette["dim"])
     left.append(f"#{call.index} ", palette["dim"])
@@ -218,15 +224,29 @@ def render_call(call: Call, expanded: bool, width: int, palette: Palette, column
         left.append(f"↻ #{call.resends} ", palette["state"])
     left.append(one_line(call.name or "", 200))
     right = Text(no_wrap=True, end="")
-    status = status_text(call)
-    right.append(f"{call.status}", palette[status_style(call.status)])
-    if status != call.status:
-        right.append(status[len(call.status) :], palette["finding"])
+    status = status_text(call, view)
+    said = view.status(call) if view is not None else call.status
+    right.append(said, palette[status_style(said)])
+    if status != said:
+        right.append(status[len(said) :], palette["finding"])
     right.append(" " * (columns.status - len(status) + 1))
     rounds = len(call.rounds)
     right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
     _times(right, server_time(call.server_ms, call.ended), waited(call.answer_sources, call.wait_ms), columns, palette)
-    return _line(left, right, width)
+    return _line(left, right, width, _work(call, palette))
+
+
+def _work(call: Call, palette: Palette) -> Text | None:
+    """Long work on a call's line: its progress bar, or what its task is doing, or how its task went."""
+    bar = work_rows.progress_bar(call)
+    note = work_rows.task_note(call)
+    if bar is not None:
+        return Text("  ", no_wrap=True, end="").append_text(bar)
+    if note is not None:
+        return Text(f"  {note}", palette["pending"], no_wrap=True, end="")
+    if call.task is not None:
+        return Text(f"  {work_rows.polls_text(call)}", palette["dim"], no_wrap=True, end="")
+    return None
 
 
 def _times(right: Text, server: str, wait: str | None, columns: Columns, palette: Palette) -> None:
@@ -236,29 +256,69 @@ def _times(right: Text, server: str, wait: str | None, columns: Columns, palette
         right.append(f" {wait or '':<{columns.wait}}", palette["input-required"])
 
 
+def is_retry(call: Call, round_: Round) -> bool:
+    """A real retry: the call's request sent again after a round of it asked for input (or was refused until a
+    URL was visited); a task's polls and updates are no retries."""
+    if round_.kind != "request" or round_.method != call.method:
+        return False
+    earlier = [r for r in call.rounds[: call.rounds.index(round_)] if r.kind == "request" and r.method == call.method]
+    return bool(earlier) and (earlier[-1].result_type == "input_required" or earlier[-1].error is not None)
+
+
+def _round_end(call: Call, round_: Round) -> tuple[str, str]:
+    """What a request round came to: the task status a task round said, its resultType, or, with no reply, how
+    its call ended (never "pending" once the call has)."""
+    said = work_rows.round_outcome(call, round_)
+    if said is not None:
+        return said
+    if round_.result_type is not None or round_.error:
+        return round_.result_type or "error", _round_result_style(round_)
+    if round_.abandoned is not None or call.ended:
+        return f"no reply (the call ended {round_.abandoned or call.status})", "error"
+    if call.listen is not None and call.in_flight:
+        return "listening", "pending"
+    return "pending", "pending"
+
+
 def render_round(
-    call: Call, round_: Round, width: int, palette: Palette, columns: Columns | None = None, *, startup: bool = False
+    call: Call,
+    round_: Round,
+    width: int,
+    palette: Palette,
+    columns: Columns | None = None,
+    *,
+    startup: bool = False,
+    last: bool | None = None,
 ) -> Text:
-    """The line of a round: request id -> resultType, input keys; then, under the call's rounds column, a lock
-    when it carried a requestState and its findings, and under its times the server's time and the wait for its
-    answers (a legacy server request has only the wait for our reply). ``startup``: its time includes the
-    server's start-up."""
+    """The line of a round: request id (and its method when it is not the call's: a task's) -> resultType or the
+    task status it said, input keys (an update: the keys it answered, by whom), "late" for a reply that came after
+    its call had ended; then, under the call's rounds column, a lock when it carried a requestState and its
+    findings, and under its times the server's time and the wait for its answers (a legacy server request has only
+    the wait for our reply). ``startup``: its time includes the server's start-up; ``last``: it is the last row
+    of its call (default: the last round, and no call details)."""
     columns = columns or Columns.of([call])
     position = call.rounds.index(round_)
-    last = round_ is call.rounds[-1] and not call_details(call)
+    if last is None:
+        last = round_ is call.rounds[-1] and not call_details(call)
     left = Text(no_wrap=True, end="")
     left.append("  └ " if last else "  ├ ", palette["dim"])
     if round_.kind == "server-request":
         left.append(f"← server request id {round_.request_id} {one_line(round_.method, 40)}", palette["input-required"])
     else:
-        retry = " retry" if round_.index > 1 else ""
-        left.append(f"id {one_line(str(round_.request_id), 20)}{retry} → ", palette["request"])
-        left.append(
-            round_.result_type or ("error" if round_.error else "pending"), palette[_round_result_style(round_)]
-        )
+        retry = " retry" if is_retry(call, round_) else ""
+        # (a poll sits under the polls row: its method goes without saying)
+        shown = round_.method != call.method and not work_rows.is_poll(call, round_)
+        method = f" {one_line(round_.method, 40)}" if shown else ""
+        left.append(f"id {one_line(str(round_.request_id), 20)}{method}{retry} → ", palette["request"])
+        said, style = _round_end(call, round_)
+        if work_rows.carried_keys(round_) and round_.result_type == "complete":
+            said, style = work_rows.answered_by(call, round_), "response"  # an update the server took
+        left.append(one_line(said, 120), palette[style])
     if round_.input_requests and round_.kind == "request":
         keys = ", ".join(key or request.get("method", "?") for key, request in round_.input_requests.items())
         left.append(f"  {one_line(keys, 120)}", palette["input-required"])
+    if round_.late:
+        left.append("  late", palette["finding"])
     if startup:
         left.append(f"  ({STARTUP})", palette["dim"])
     marks = Text(no_wrap=True, end="")
@@ -289,27 +349,41 @@ def render_row(
     width: int,
     palette: Palette,
     columns: Columns | None = None,
+    view: WorkView | None = None,
 ) -> Text:
-    """The text of any row (``columns``: the widths every row shares, else this call's own)."""
+    """The text of any row (``columns``: the widths every row shares, else this call's own; ``view``: unfolded
+    polls, calls being cancelled)."""
+    if row.part == "session":
+        found = session_round(timeline, row.round)
+        return render_session_row(found, width, palette) if found is not None else Text(" " * width, end="")
     call = timeline.call(row.call)
     if call is None:
         return Text(" " * width, end="")
+    view = view or WorkView()
+    shown = work_rows.shown_rounds(call, call.index in view.polls_open)
+    if row.part == "polls":
+        last = shown[-1] is None and not call_details(call)
+        return work_rows.render_polls(call, call.index in view.polls_open, last, width, palette)
     if row.round == 0 and row.line == 0:
-        return render_call(call, call.index in expanded, width, palette, columns)
+        return render_call(call, call.index in expanded, width, palette, columns, view)
     if row.round == 0:
         style, text = call_details(call)[row.line - 1]
         return render_detail(text, style, width, palette, last_round=True)
     round_ = call.rounds[row.round - 1]
+    last = round_ is shown[-1] and not call_details(call)
     if row.line == 0:
         startup = includes_startup(timeline, call, round_)
-        return render_round(call, round_, width, palette, columns, startup=startup)
-    style, text = round_details(round_)[row.line - 1]
-    last = round_ is call.rounds[-1] and not call_details(call)
+        return render_round(call, round_, width, palette, columns, startup=startup, last=last)
+    style, text = round_details(round_, call)[row.line - 1]
     return render_detail(text, style, width, palette, last_round=last)
 
 
 def describe_row(row: Row) -> str:
-    """A short name of a row for tests and screen readers: ``#3``, ``#3 round 2``."""
+    """A short name of a row for tests and screen readers: ``#3``, ``#3 round 2``, ``#3 polls``, ``session 1``."""
+    if row.part == "session":
+        return f"session {row.round}"
+    if row.part == "polls":
+        return f"#{row.call} polls"
     return f"#{row.call}" if row.round == 0 else f"#{row.call} round {row.round}"
 
 

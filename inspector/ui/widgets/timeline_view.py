@@ -17,17 +17,25 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.ui.bridge import CallWasFinished, CallWasStarted, FindingWasRaised, RoundWasStarted, RoundWasUpdated
+from inspector.ui.bridge import (
+    CallWasFinished,
+    CallWasStarted,
+    FindingWasRaised,
+    RoundWasStarted,
+    RoundWasUpdated,
+    SessionRowWasChanged,
+)
 from inspector.ui.keys import Key, bindings
+from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.timeline_rows import (
     STYLE_NAMES,
-    CallFilter,
     Columns,
     Palette,
     Row,
     build_rows,
     render_row,
 )
+from inspector.ui.widgets.work_rows import WorkView
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -41,7 +49,12 @@ class TimelineView(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "timeline",
-        Key("space", "toggle_fold", "fold", "Unfold the call into its rounds, or fold it"),
+        Key(
+            "space",
+            "toggle_fold",
+            "fold",
+            "Unfold the call into its rounds, or fold it (on a polls row: the polls)",
+        ),
         Key("up", "cursor(-1)", "up", "Previous row", show=False),
         Key("down", "cursor(1)", "down", "Next row", show=False),
         Key("pageup", "page(-1)", "page up", "One page up", show=False),
@@ -94,6 +107,8 @@ class TimelineView(ScrollView, can_focus=True):
         self.expanded: set[int] = set()
         """Calls shown unfolded."""
         self.folded_by_user: set[int] = set()
+        self.work = WorkView()
+        """Task calls whose polls are unfolded; calls the user cancelled that have not ended yet."""
         self.rows: list[Row] = []
         self.columns = Columns()
         """The widths of the right-hand columns, from the calls shown (see ``Columns``)."""
@@ -127,7 +142,16 @@ class TimelineView(ScrollView, can_focus=True):
         self.refresh_model(message.call.index)
 
     def on_call_was_finished(self, message: CallWasFinished) -> None:
+        self.work.cancelling.discard(message.call.index)
         self.refresh_model(message.call.index)
+
+    def on_session_row_was_changed(self, message: SessionRowWasChanged) -> None:
+        self.refresh_model()
+
+    def cancelling(self, call: int) -> None:
+        """The user cancelled ``call``: its row says "cancelling" from now until it has ended."""
+        self.work.cancelling.add(call)
+        self.refresh_model(call)
 
     def on_finding_was_raised(self, message: FindingWasRaised) -> None:
         count = len(message.timeline.findings)
@@ -145,10 +169,10 @@ class TimelineView(ScrollView, can_focus=True):
         if not self._dirty:
             return
         current = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text))
+        self.rows = build_rows(self.timeline, self.expanded, CallFilter(self.filter_text), self.work)
         self._index = {row: i for i, row in enumerate(self.rows)}
         shown = (self.timeline.call(row.call) for row in self.rows if row.round == 0 and row.line == 0)
-        self.columns = Columns.of(call for call in shown if call is not None)
+        self.columns = Columns.of((call for call in shown if call is not None), self.work)
         self._dirty = False
         self._generation += 1  # a fold or a filter changes rows without a model change: no cached line is kept
         self.virtual_size = Size(self.size.width, len(self.rows))
@@ -222,6 +246,12 @@ class TimelineView(ScrollView, can_focus=True):
         self._announce()
 
     # ------------------------------------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_fold", "fold"):
+            row = self.current
+            return row is not None and row.part != "session"  # (a session row has nothing to fold)
+        return True
+
     def action_cursor(self, delta: int) -> None:
         self.ensure_rows()
         self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
@@ -238,12 +268,16 @@ class TimelineView(ScrollView, can_focus=True):
 
     def action_toggle_fold(self) -> None:
         row = self.current
-        if row is not None:
+        if row is not None and row.part == "polls":
+            self.work.polls_open ^= {row.call}
+            self._dirty = True
+            self._rebuild()
+        elif row is not None and row.part != "session":
             self.action_fold(row.call not in self.expanded)
 
     def action_fold(self, unfold: bool) -> None:
         row = self.current
-        if row is None:
+        if row is None or row.part == "session":
             return
         if unfold:
             self.expanded.add(row.call)
@@ -298,7 +332,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.columns)
+        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.columns, self.work)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

@@ -1,0 +1,196 @@
+"""The subscriptions panel (``l``): a ``subscriptions/listen`` with the filters picked, its events live, a list
+change that lists the catalog again, its end (by the client, by the server, lost) and listening again. Pilot tests
+on the real session, to the demo server on the official SDK (its own subscriptions) with a tool that changes the
+tools list (``peers.with_list_changes``), or to a scripted server for the ends the SDK does not produce; and SVG
+snapshots (each docstring says what a person should see)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import peers
+import pytest
+from scripted import Exchange, Json, Script, tool
+from textual.widgets import Button, Checkbox, Input
+from ui_support import SIZE, connected, make_app, wait_for
+
+from inspector.session.listen_span import SUBSCRIPTION_ID
+from inspector.session.timeline import Call
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.widgets.catalog import Catalog
+from inspector.ui.widgets.listen_panel import ListenList, ListenPanel
+from inspector.ui.widgets.request_state import RequestStatePanel
+
+SnapCompare = Callable[..., bool]
+
+
+def listens(screen: MainScreen) -> list[Call]:
+    return [call for call in screen.timeline.calls if call.listen is not None]
+
+
+def option_text(listing: ListenList, index: int = 0) -> str:
+    """What subscription ``index`` (0: the newest) says on the panel ("" before it is shown)."""
+    return str(listing.get_option_at_index(index).prompt) if index < listing.option_count else ""
+
+
+async def open_panel(pilot: Any) -> tuple[MainScreen, ListenPanel]:
+    screen = await connected(pilot)
+    await pilot.press("l")
+    panel = screen.query_one(ListenPanel)
+    await wait_for(pilot, lambda: panel.display is True and screen.query_one(RequestStatePanel).display is False)
+    return screen, panel
+
+
+class Listener:
+    """A scripted ``subscriptions/listen``: acknowledges what was asked, sends ``events`` (method, params), then
+    waits for ``end``; then ends as ``ending`` says: ``graceful`` (its response) or ``lost`` (a reply that is no
+    JSON-RPC: the stream is broken)."""
+
+    def __init__(self, events: list[tuple[str, Json]], ending: str = "graceful") -> None:
+        self.events, self.ending = events, ending
+        self.end = asyncio.Event()
+
+    async def __call__(self, exchange: Exchange) -> Json:
+        meta = {SUBSCRIPTION_ID: exchange.id}
+        asked = exchange.params.get("notifications", {})
+        await exchange.notify("notifications/subscriptions/acknowledged", {"notifications": asked, "_meta": meta})
+        for method, params in self.events:
+            await exchange.notify(method, {**params, "_meta": meta})
+        await self.end.wait()
+        if self.ending == "lost":
+            await exchange.out.write(f'{{"jsonrpc":"2.0","id":{exchange.id},"result":"cut"}}\n')
+            await asyncio.Future()  # (never answers properly)
+        return {"resultType": "complete"}
+
+
+def listen_app(tmp_path: Path, listener: Listener) -> Any:
+    script = Script(tools=[tool("only_tool")], handlers={"subscriptions/listen": listener})
+    return make_app(tmp_path, peer=script.peer)
+
+
+def _honoured(call: Call) -> bool:
+    return call.listen is not None and call.listen.honoured is not None
+
+
+UPDATED = ("notifications/resources/updated", {"uri": "demo://report"})
+TOOLS_CHANGED: tuple[str, dict[str, object]] = ("notifications/tools/list_changed", {})
+
+
+# ---------------------------------------------------------------------------------------------------- pilot tests
+async def test_a_listen_brings_its_events_and_a_list_change_lists_the_catalog_again(tmp_path: Path) -> None:
+    app = make_app(tmp_path, peer=peers.with_list_changes)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        assert isinstance(app.focused, Checkbox)  # the first filter has the focus
+        await pilot.press("space")  # tick "tools"
+        assert panel.notifications() == {"toolsListChanged": True}
+        panel.query_one("#listen-start", Button).press()
+        await wait_for(pilot, lambda: bool(listens(screen)) and _honoured(listens(screen)[0]))
+        (call,) = listens(screen)
+        assert call.listen is not None and call.listen.honoured == {"toolsListChanged": True}
+        listing = panel.query_one(ListenList)
+        await wait_for(pilot, lambda: "listening" in option_text(listing))
+        before = len([c for c in screen.timeline.calls if c.method == "tools/list"])
+        screen.run_call("tools", "change_tools", {})
+        await wait_for(pilot, lambda: "tools list changed" in option_text(listing))
+        catalog = screen.query_one(Catalog)
+        await wait_for(pilot, lambda: "fresh_tool" in catalog.visible_names)
+        assert len([c for c in screen.timeline.calls if c.method == "tools/list"]) == before + 1
+        # k on the highlighted subscription ends it (the client's end), and r is not needed for it.
+        listing.focus()
+        await wait_for(pilot, lambda: listing.highlighted_call() is call)
+        assert listing.check_action("stop", ()) is True
+        await pilot.press("k")
+        await wait_for(pilot, lambda: call.ended)
+        assert call.status == "complete" and call.listen.end == "client-ended"
+        assert "ended by the client" in option_text(listing) and "r listens again" not in option_text(listing)
+        assert listing.check_action("stop", ()) is False
+        cancel = [n for n in call.rounds[0].notifications if n.direction == "c2s"]
+        assert [(n.message or {}).get("method") for n in cancel] == ["notifications/cancelled"]
+
+
+async def test_filters_become_the_listen_request(tmp_path: Path) -> None:
+    listener = Listener([UPDATED])
+    app = listen_app(tmp_path, listener)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        assert panel.notifications() == {  # nothing picked: every list change
+            "toolsListChanged": True,
+            "promptsListChanged": True,
+            "resourcesListChanged": True,
+        }
+        panel.query_one("#listen-uris", Input).value = "demo://report demo://about"
+        panel.query_one("#listen-tasks", Input).value = "task-7f3a"
+        panel.query_one("#listen-uris", Input).focus()
+        await pilot.press("enter")  # enter in a field listens
+        await wait_for(pilot, lambda: bool(listens(screen)))
+        (call,) = listens(screen)
+        assert call.params["notifications"] == {
+            "resourceSubscriptions": ["demo://report", "demo://about"],
+            "taskIds": ["task-7f3a"],
+        }
+
+
+@pytest.mark.parametrize(("ending", "said"), [("graceful", "ended by the server"), ("lost", "lost")])
+async def test_a_graceful_end_and_a_lost_one_offer_listening_again(tmp_path: Path, ending: str, said: str) -> None:
+    listener = Listener([UPDATED], ending)
+    app = listen_app(tmp_path, listener)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        panel.query_one("#listen-uris", Input).value = "demo://report"
+        panel.query_one("#listen-start", Button).press()
+        listing = panel.query_one(ListenList)
+        await wait_for(pilot, lambda: "resource updated demo://report" in option_text(listing))
+        listener.end.set()
+        (call,) = listens(screen)
+        await wait_for(pilot, lambda: call.ended)
+        assert call.listen is not None and call.listen.end == ending
+        assert said in option_text(listing) and "r listens again" in option_text(listing)
+        listing.focus()
+        await wait_for(pilot, lambda: listing.highlighted_call() is call)
+        assert listing.check_action("again", ()) is True and listing.check_action("stop", ()) is False
+        listener.end.clear()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(listens(screen)) == 2)
+        assert listens(screen)[1].params == call.params  # the same filters again
+
+
+async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
+    app = listen_app(tmp_path, Listener([]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        screen.timeline_view.focus()
+        await pilot.press("l")
+        assert panel.display is False and screen.query_one(RequestStatePanel).display is True
+
+
+# ---------------------------------------------------------------------------------------------------- snapshots
+def test_subscriptions_panel_with_events(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The right column shows the Subscriptions panel where the requestState panel was: the tick boxes tools
+    (ticked), prompts, resources and the listen button on one line, the URI field holding "demo://report", the
+    empty task ids field, then the one subscription, highlighted: "#3 listening", "honours toolsListChanged,
+    resourceSubscriptions · 2 events · listening", "+0.04 s resource updated demo://report", "+0.05 s tools list
+    changed"; the panel's bottom edge says "nothing ticked: every list change". The catalog lists only_tool, and
+    Prompts, Resources and Templates each "· not offered" (the server declared tools only). The timeline: #4
+    tools/list on top (the tools list change listed the catalog again), then #3 subscriptions/listen, pending,
+    highlighted, whose detail shows its subscription section (what it honours and asked, its id 3) and its two
+    events with their times, then its params."""
+    listener = Listener([UPDATED, TOOLS_CHANGED])
+
+    async def steps(pilot: Any) -> None:
+        screen, panel = await open_panel(pilot)
+        await pilot.press("space")  # tick tools
+        panel.query_one("#listen-uris", Input).value = "demo://report"
+        panel.query_one("#listen-start", Button).press()
+        listing = panel.query_one(ListenList)
+        await wait_for(pilot, lambda: "tools list changed" in option_text(listing))
+        await wait_for(pilot, lambda: len([c for c in screen.timeline.calls if c.method == "tools/list"]) == 2)
+        screen.timeline_view.focus()
+        await wait_for(pilot, lambda: screen.selected is not None)
+        screen.timeline_view.select_call(listens(screen)[0].index)
+        await pilot.pause()
+
+    assert snap_compare(listen_app(tmp_path, listener), terminal_size=SIZE, run_before=steps)

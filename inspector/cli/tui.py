@@ -58,6 +58,7 @@ def open_tui(
     login: LoginChoices | None = None,
 ) -> int:
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
+    from inspector.cli.tui_lab import TuiLabFactory
     from inspector.ui.app import run_app
 
     return run_app(
@@ -67,6 +68,7 @@ def open_tui(
         record_path_text=str(record) if record is not None else None,
         roots=roots,
         stub_sampling=stub_sampling,
+        lab_factory=TuiLabFactory(record=record is not None),
     )
 
 

@@ -45,11 +45,15 @@ def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncConte
     return lifespan
 
 
-def build_server(flaw: str | None = None, **protection: Any) -> MCPServer[Any]:
+def build_server(flaw: str | None = None, *, state_key: str | None = None, **protection: Any) -> MCPServer[Any]:
     """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks
     (kept in memory for as long as this server runs); with a `flaw` (`flaws.FLAWS`) it fails `inspector lab` on
-    purpose. ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo
-    (``demo.auth``)."""
+    purpose. ``state_key``: the requestState sealing key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers in one
+    process given the same key open each other's states). ``protection``: ``auth=AuthSettings(...)`` and
+    ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
+    security = (
+        flaws.shared_security(flaw, {flaws.STATE_KEY_ENV: state_key}) if state_key else flaws.shared_security(flaw)
+    )
     tasks = DemoTasks(TaskTable())
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
@@ -57,7 +61,7 @@ def build_server(flaw: str | None = None, **protection: Any) -> MCPServer[Any]:
         instructions=INSTRUCTIONS,
         version=SERVER_VERSION,
         log_level="WARNING",
-        request_state_security=flaws.shared_security(flaw),
+        request_state_security=security,
         extensions=[tasks],
         middleware=[LegacyTaskMiddleware(tasks)],
         lifespan=_lifespan(tasks.table),

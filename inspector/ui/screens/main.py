@@ -73,6 +73,7 @@ class MainScreen(Screen[None]):
         Key("slash", "search", "search", "Search the catalog", priority=True),
         Key("f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True),
         Key("r", "reconnect", "retry", "Try to connect again"),
+        Key("l", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
         Key("escape", "back", "servers", "Close this session and choose another server"),
     )
 
@@ -387,6 +388,11 @@ class MainScreen(Screen[None]):
 
     def action_reconnect(self) -> None:
         self.connect()
+
+    def action_lab(self) -> None:
+        from inspector.ui.screens.lab import open_lab  # (the lab screen opens recordings on a main screen)
+
+        open_lab(self)
 
     async def action_back(self) -> None:
         await self.close_session()

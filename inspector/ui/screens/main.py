@@ -33,6 +33,7 @@ from inspector.ui.bridge import (
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings, typing
+from inspector.ui.login_watch import LoginWatch
 from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import READ_ONLY
@@ -74,6 +75,7 @@ class MainScreen(Screen[None]):
         Key("f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True),
         Key("r", "reconnect", "retry", "Try to connect again"),
         Key("l", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
+        Key("a", "login", "login", "The session's OAuth logins, step by step, and the one that waits", show=False),
         Key("escape", "back", "servers", "Close this session and choose another server"),
     )
 
@@ -105,6 +107,8 @@ class MainScreen(Screen[None]):
         self.catalog_loaded = False
         """True once every catalog list came back (tests wait on it)."""
         self._resend_of: int | None = None
+        self.logins = LoginWatch(self)
+        """Brings up the login screen when a login starts (``a`` any time)."""
         self._bridge: TimelineBridge | None = None
         self._empty = Timeline(target=target.display_name)
 
@@ -183,6 +187,7 @@ class MainScreen(Screen[None]):
         if self._bridge is not None:
             self._bridge.close()
         self._bridge = TimelineBridge(session.timeline, view)
+        self.logins.follow(session.timeline)
         self.query_one(Console).extend(session.timeline.console)
 
     @work(exclusive=True, group="connect")
@@ -393,6 +398,9 @@ class MainScreen(Screen[None]):
         from inspector.ui.screens.lab import open_lab  # (the lab screen opens recordings on a main screen)
 
         open_lab(self)
+
+    def action_login(self) -> None:
+        self.logins.show()
 
     async def action_back(self) -> None:
         await self.close_session()

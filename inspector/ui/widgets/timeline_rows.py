@@ -17,6 +17,7 @@ from rich.text import Text
 from inspector.headless.render import STARTUP, answer_summary, duration, includes_startup, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
+from inspector.ui.widgets import auth_steps
 
 if TYPE_CHECKING:
     from inspector.session.timeline import Call, Round, Timeline
@@ -97,9 +98,11 @@ def _notification_lines(round_: Round) -> list[str]:
     return lines
 
 
-def round_details(round_: Round) -> list[tuple[str, str]]:
-    """The detail lines under a round, as (style name, text)."""
-    details = [("dim", line) for line in _answer_lines(round_)]
+def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, str]]:
+    """The detail lines under a round, as (style name, text); given its ``call``, the login its request needed
+    comes first (``auth_steps.round_rows``)."""
+    details = auth_steps.round_rows(call, round_) if call is not None else []
+    details += [("dim", line) for line in _answer_lines(round_)]
     details += [("pending", line) for line in _notification_lines(round_)]
     details += [("finding", f"⚠ {f.code}: {f.message}") for f in round_.findings]
     return details
@@ -107,7 +110,8 @@ def round_details(round_: Round) -> list[tuple[str, str]]:
 
 def call_details(call: Call) -> list[tuple[str, str]]:
     """The detail lines after a call's rounds: its own findings and why it did not complete."""
-    details = [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
+    details = auth_steps.call_rows(call)
+    details += [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
     if call.status_detail and call.status != "complete":
         details.append(("error", call.status_detail))
     return details
@@ -120,7 +124,7 @@ def rows_for(call: Call, expanded: bool) -> Iterable[Row]:
         return
     for round_ in call.rounds:
         yield Row(call.index, round_.index, 0)
-        for line in range(len(round_details(round_))):
+        for line in range(len(round_details(round_, call))):
             yield Row(call.index, round_.index, line + 1)
     for line in range(len(call_details(call))):
         yield Row(call.index, 0, line + 1)
@@ -309,7 +313,7 @@ def render_row(
     if row.line == 0:
         startup = includes_startup(timeline, call, round_)
         return render_round(call, round_, width, palette, columns, startup=startup)
-    style, text = round_details(round_)[row.line - 1]
+    style, text = round_details(round_, call)[row.line - 1]
     last = round_ is call.rounds[-1] and not call_details(call)
     return render_detail(text, style, width, palette, last_round=last)
 

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
 from inspector.replay.loader import RecordingError, load_recording
+from inspector.ui.interactive_answers import calling
 from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.lab_calls import offered
@@ -171,7 +172,8 @@ class LabScreen(Screen[None]):
         self._started(run)
         run.subscribe(self._told)
         try:
-            await run.run()
+            with calling("inspector lab"):  # (a question the lab asks you is titled with it)
+                await run.run()
         except Exception as error:  # the lab never raises for the server; anything else is still shown, not a crash
             status.show(Text(clean(f"the lab stopped: {error}"), style=status.palette["fail"]))
         finally:

@@ -8,7 +8,6 @@ the target. A run is watched through the lab's own events and read as its ``LabR
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
@@ -98,7 +97,3 @@ class LabFactory(Protocol):
     def start(self, ask: LabAsk, answers: AnswerSource) -> LabRun:
         """A run, not started; raises ``LabRefused`` when it cannot be made as asked."""
         ...
-
-
-OpenRecording = Callable[[str, int | None], None]
-"""Opens a lab recording (its path) on the timeline, read-only, at a call (its index) when given."""

@@ -10,8 +10,9 @@ exactly as ``inspector replay`` would; escape from there comes back here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.binding import BindingType
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from inspector.lab.report import LabReport, Row
     from inspector.targets.target import Target
     from inspector.ui.key_hold import Hold
-    from inspector.ui.lab_port import LabAsk, LabRun
+    from inspector.ui.lab_port import LabAsk, LabChoice, LabRun
     from inspector.ui.screens.main import MainScreen
 
 TITLE = "Lab · is this server stateless? Two instances A and B, no sticky sessions (seed 004)"
@@ -89,7 +90,7 @@ class LabScreen(Screen[None]):
         self,
         factory: LabFactory,
         target: Target,
-        choices: list[Any],
+        choices: list[tuple[LabChoice, bool]],
         answers: AnswerSource,
         *,
         hold: Hold | None = None,
@@ -227,7 +228,7 @@ class LabScreen(Screen[None]):
             text.append(" · o: open the recording on the timeline", style=status.palette["dim"])
         return text
 
-    def _questions(self, report: LabReport) -> Text | Any:
+    def _questions(self, report: LabReport) -> Text | Table:
         if report.held:
             return questions_table(report.held)
         if report.rows:

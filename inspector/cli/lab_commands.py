@@ -129,17 +129,34 @@ class CliTargets:
         return self._made.get(part)
 
 
+def demo_instances(flaw: str | None = None, name: str = "inspector demo-server") -> dict[str, Target]:
+    """A and B as two processes of the demo (with ``flaw``), sealing requestState under one key, as a well-run
+    deployment would (the flaw own-key aside)."""
+    command = [*DEMO_COMMAND, *(["--flaw", flaw] if flaw else [])]
+    env = {STATE_KEY_ENV: token.token_hex(32)}
+    named = name + (f" --flaw {flaw}" if flaw else "")
+    target = Target.from_spec(shlex.join(command), env=env, secret_names={STATE_KEY_ENV}, name=named)
+    return {"A": target, "B": target}
+
+
+def demo_calls() -> list[LabCall]:
+    """The demo's flows as lab calls (and a second ``update_work_item``, whose state ``tamper`` swaps in)."""
+    calls: list[LabCall] = []
+    for kind, name, args in [*DEMO_FLOWS, *DEMO_EXTRA]:
+        if kind == "tool":
+            calls.append(tool_call(name, args))
+        elif kind == "prompt":
+            calls.append(LabCall("prompts/get", {"name": name, "arguments": {k: str(v) for k, v in args.items()}}))
+        else:
+            calls.append(LabCall("resources/read", {"uri": name}))
+    return calls
+
+
 def _instances(opts: ConnectOptions, servers: list[str], flaw: str | None, demo: bool) -> dict[str, Target]:
     if demo:
         if servers:
             raise typer.BadParameter("give --demo or --server, not both")
-        command = [*DEMO_COMMAND, *(["--flaw", flaw] if flaw else [])]
-        # Both processes seal requestState under one key, as a well-run deployment would (the flaw own-key aside).
-        key = token.token_hex(32)
-        env = {STATE_KEY_ENV: key}
-        name = "inspector demo-server" + (f" --flaw {flaw}" if flaw else "")
-        target = Target.from_spec(shlex.join(command), env=env, secret_names={STATE_KEY_ENV}, name=name)
-        return {"A": target, "B": target}
+        return demo_instances(flaw)
     if flaw is not None:
         raise typer.BadParameter("--flaw goes with --demo")
     if not servers or len(servers) > 2:
@@ -176,13 +193,7 @@ def _calls(pairs: list[tuple[str, str | None]], recording: Path | None, demo: bo
             raise typer.BadParameter(problem)
         calls.append(tool_call(tool, value if arguments is not None else None))
     if demo and not calls:
-        for kind, name, args in [*DEMO_FLOWS, *DEMO_EXTRA]:
-            if kind == "tool":
-                calls.append(tool_call(name, args))
-            elif kind == "prompt":
-                calls.append(LabCall("prompts/get", {"name": name, "arguments": {k: str(v) for k, v in args.items()}}))
-            else:
-                calls.append(LabCall("resources/read", {"uri": name}))
+        calls.extend(demo_calls())
     if not calls:
         raise typer.BadParameter("nothing to call: give --call TOOL [--args JSON] (repeatable) or --from RECORDING")
     return calls

@@ -14,19 +14,22 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from inspector.answers.base import AnswerSource
+    from inspector.protocol.oauth import Login
     from inspector.replay.loader import Loaded
+    from inspector.ui.screen_login import ScreenLogin
 
 
 def make_session_factory(
-    recording: Path | None, login: LoginChoices | None = None
+    recording: Path | None, login: LoginChoices | None = None, face: Login | None = None
 ) -> Callable[[Target, AnswerSource], InspectorSession]:
     """The factory the UI calls to turn the target it was given or chose into a session (transport + recorder +
     session); the target carries its headers, environment and secrets, so they are redacted from the recording. A
-    server behind OAuth is logged in to through the browser (the TUI owns the terminal: nothing is printed or
-    pasted)."""
+    server behind OAuth is logged in to through ``face`` (the TUI's login screen: the browser opens where there is
+    one, the URL is shown to copy, a redirect may be pasted), else through the browser only (the TUI owns the
+    terminal: nothing is printed)."""
 
     def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
-        auth = login_config(chosen, login or LoginChoices(), quiet=True)
+        auth = login_config(chosen, login or LoginChoices(), quiet=True, face=face)
         return build_session(chosen, answers, record=recording, auth=auth)
 
     return session_factory
@@ -58,16 +61,31 @@ def open_tui(
     login: LoginChoices | None = None,
 ) -> int:
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
+    from inspector.cli.tui_lab import TuiLabFactory
     from inspector.ui.app import run_app
 
+    choices = login or LoginChoices()
+    face = screen_login(choices)
     return run_app(
-        make_session_factory(record, login),
+        make_session_factory(record, choices, face),
         target,
         theme=theme,
         record_path_text=str(record) if record is not None else None,
         roots=roots,
         stub_sampling=stub_sampling,
+        lab_factory=TuiLabFactory(record=record is not None),
+        login=face,
     )
+
+
+def screen_login(choices: LoginChoices) -> ScreenLogin:
+    """The TUI's login: the browser opens where there is one on this machine and ``--no-browser`` was not given
+    (a graphical one only: a console browser would take over the terminal the TUI draws in)."""
+    from inspector.cli.login import browser_here
+    from inspector.ui.modals.url_check import open_in_browser
+    from inspector.ui.screen_login import ScreenLogin
+
+    return ScreenLogin(open_in_browser if choices.browser and browser_here() else None)
 
 
 def open_replay_tui(loaded: Loaded, *, step: bool = False, theme: str | None = None) -> int:

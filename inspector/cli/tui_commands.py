@@ -80,12 +80,13 @@ def screenshots(
     import asyncio
 
     from inspector.cli.tui import in_process_demo_factory
+    from inspector.cli.tui_lab import InProcessLabFactory
     from inspector.ui.screenshots import generate
 
     # The demo server runs in this process over the memory transport, with a step clock: the same pictures on
     # every run and machine (no subprocess timing, no interpreter path in the header).
     factory = in_process_demo_factory()
-    for path in asyncio.run(generate(factory, out, only or None, in_process_demo_factory)):
+    for path in asyncio.run(generate(factory, out, only or None, in_process_demo_factory, InProcessLabFactory)):
         typer.echo(path)
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from inspector.cli.options import LoginChoices
+    from inspector.protocol.oauth import Login
     from inspector.session.token_store import TokenStore
     from inspector.transport.oauth.config import AuthConfig
 
@@ -184,15 +185,16 @@ def login_config(
     *,
     quiet: bool = False,
     store: TokenStore | None = None,
+    face: Login | None = None,
 ) -> AuthConfig | None:
     """How an HTTP target may be logged in to: the user's token store, the client they named, and a terminal
     login (the browser where there is one here, a pasted redirect where stdin is a terminal) unless ``--no-login``
     or nobody could complete one (then a login that would be needed fails at once, saying what to run).
-    ``quiet``: no prompt printed and nothing pasted (the TUI, which owns the terminal)."""
+    ``quiet``: no prompt printed and nothing pasted (the TUI, which owns the terminal). ``face``: the face's own
+    login instead of the terminal's (the TUI's login screen, which takes a pasted redirect itself)."""
     if target.kind != "http":
         return None
     from inspector.cli.login import TerminalLogin, browser_here, terminal_here
-    from inspector.protocol.oauth import Login
     from inspector.session.token_store import open_store
     from inspector.transport.oauth.config import AuthConfig, Credentials
 
@@ -201,7 +203,9 @@ def login_config(
     paste = not quiet and terminal_here()
     login: Login | None = None
     reason = "--no-login was given"
-    if choices.allowed and (browser or paste):
+    if choices.allowed and face is not None:
+        login = face
+    elif choices.allowed and (browser or paste):
         from rich.console import Console
 
         shown = console if console is not None and not quiet else Console(stderr=True, quiet=quiet)

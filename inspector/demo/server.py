@@ -18,6 +18,7 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 
 from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource, flows_tasks
+from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.task_table import TaskTable
 from inspector.demo.tasks_ext import DemoTasks
 from inspector.demo.tasks_legacy import LegacyTaskMiddleware
@@ -45,11 +46,13 @@ def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncConte
     return lifespan
 
 
-def build_server(flaw: str | None = None, **protection: Any) -> MCPServer[Any]:
+def build_server(flaw: str | None = None, *, state_key: str | None = None, **protection: Any) -> MCPServer[Any]:
     """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks
-    (kept in memory for as long as this server runs); with a `flaw` (`flaws.FLAWS`) it fails `inspector lab` on
-    purpose. ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo
-    (``demo.auth``)."""
+    (kept in memory for as long as this server runs); with a `flaw` (`flaw_names.FLAWS`) it fails `inspector lab` on
+    purpose. ``state_key``: the requestState sealing key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers in one
+    process given the same key open each other's states). ``protection``: ``auth=AuthSettings(...)`` and
+    ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
+    security = flaws.shared_security(flaw, {STATE_KEY_ENV: state_key}) if state_key else flaws.shared_security(flaw)
     tasks = DemoTasks(TaskTable())
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
@@ -57,7 +60,7 @@ def build_server(flaw: str | None = None, **protection: Any) -> MCPServer[Any]:
         instructions=INSTRUCTIONS,
         version=SERVER_VERSION,
         log_level="WARNING",
-        request_state_security=flaws.shared_security(flaw),
+        request_state_security=security,
         extensions=[tasks],
         middleware=[LegacyTaskMiddleware(tasks)],
         lifespan=_lifespan(tasks.table),

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
     from inspector.targets.target import Target
+    from inspector.ui.lab_port import LabFactory
     from inspector.ui.recorded import Recording
+    from inspector.ui.screen_login import ScreenLogin
     from inspector.ui.session_port import SessionFactory, SessionPort
 
 
@@ -72,8 +74,14 @@ class InspectorApp(App[None]):
         answers: AnswerSource | None = None,
         session: SessionPort | None = None,
         replay: Recording | None = None,
+        lab_factory: LabFactory | None = None,
+        login: ScreenLogin | None = None,
     ) -> None:
         super().__init__()
+        self.lab_factory = lab_factory
+        """Makes the Lab screen's runs (None: no lab here)."""
+        self.login = login
+        """How a person logs in to a server behind OAuth (the sessions' factory was given the same one)."""
         self.replay = replay
         """A recording to show read-only instead of connecting (``target`` is then ignored)."""
         self.session_factory = session_factory
@@ -239,10 +247,15 @@ def run_app(
     record_path_text: str | None = None,
     roots: Iterable[str | Path] | None = None,
     stub_sampling: bool = False,
+    lab_factory: LabFactory | None = None,
+    login: ScreenLogin | None = None,
 ) -> int:
     """Run the TUI until the user quits; returns the process exit code. The recording's path is said again once the
     screen is gone (the header said it all along), so it is in the terminal to copy."""
-    app = InspectorApp(session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling)
+    app = InspectorApp(
+        session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling,
+        lab_factory=lab_factory, login=login,
+    )  # fmt: skip
     app.run()
     if record_path_text:
         sys.stdout.write(f"recording: {record_path_text}\n")

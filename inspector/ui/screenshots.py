@@ -29,12 +29,16 @@ from inspector.answers.base import Answer, AnswerSource
 from inspector.replay.loader import load_recording
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
+from inspector.ui.lab_port import LabFactory
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.compose import ComposeScreen
+from inspector.ui.screens.lab import LabScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.session_port import SessionFactory
 from inspector.ui.themes import load_themes, shipped_themes_dir
+from inspector.ui.widgets.lab_form import LabForm
+from inspector.ui.widgets.lab_rows import LabTable, LabText
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
@@ -46,6 +50,8 @@ CANNED: Final[dict[str, dict[str, Any]]] = {
 Steps = Callable[[Pilot[None]], Awaitable[None]]
 RecordingFactory = Callable[[Path], SessionFactory]
 """A session factory whose sessions record to the path given."""
+LabFactoryMaker = Callable[[Path], LabFactory]
+"""A lab factory whose runs record under the folder given."""
 RECORDING: Final = "demo-session.jsonl"
 WORK_ITEM: Final = {"workItemId": 4522, "fields": {"System.State": "Resolved"}}
 
@@ -177,6 +183,25 @@ async def sampling(pilot: Pilot[None]) -> None:
     await _modal(pilot, "ask_capital")
 
 
+async def lab(pilot: Pilot[None]) -> None:
+    """The Lab screen after a run on this session's calls (update_work_item, get_weather): every check as it
+    completed, the first tamper experiment highlighted, seed 004's four questions."""
+    await _call(pilot, "update_work_item", WORK_ITEM)
+    await _call(pilot, "get_weather", {"location": "Lisbon"})
+    await pilot.press("L")
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, LabScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, LabScreen)
+    screen.query_one(LabForm).tick(lambda choice: choice.source == "session")
+    await pilot.press("ctrl+r")
+    await _wait(pilot, lambda: screen.finished, timeout=120.0)
+    table = screen.query_one(LabTable)
+    flipped = next(i for i, row in enumerate(table.rows_shown) if row.experiment is not None)
+    table.move_cursor(row=flipped)
+    detail = screen.query_one("#lab-detail", LabText)
+    await _wait(pilot, lambda: "experiment: " in detail.plain)
+
+
 @dataclass(frozen=True, slots=True)
 class Shot:
     """One screenshot: a file name, the flow that leads to it, and the theme."""
@@ -186,6 +211,8 @@ class Shot:
     theme: str = "inspector-dark"
     replay: bool = False
     """Taken on the recorded demo session, read-only (needs a recording factory)."""
+    lab: bool = False
+    """Runs the lab (needs a lab factory)."""
 
 
 def shots() -> list[Shot]:
@@ -199,6 +226,7 @@ def shots() -> list[Shot]:
         Shot("sampling-ask-capital", sampling),
         Shot("replay", replay, replay=True),
         Shot("export", export, replay=True),
+        Shot("lab", lab, lab=True),
     ]
     for theme in load_themes(shipped_themes_dir()).themes:
         found.append(Shot(f"theme-{theme}", request_state, theme))
@@ -212,12 +240,13 @@ async def take(
     target: Target = DEMO,
     recording: Path | None = None,
     config_dir: Path | None = None,
+    lab_factory: LabFactory | None = None,
 ) -> Path:
     """Run one shot and save its SVG; returns the file written. The app's own config (recent targets) goes to
     ``config_dir`` (default: a temporary folder), never into ``out_dir``."""
     if config_dir is None:
         with TemporaryDirectory() as folder:
-            return await take(shot, factory, out_dir, target, recording, Path(folder))
+            return await take(shot, factory, out_dir, target, recording, Path(folder), lab_factory)
     if shot.replay:
         if recording is None:
             raise ValueError(f"the {shot.name} shot needs a recording")
@@ -225,7 +254,7 @@ async def take(
         opened.path = RECORDING  # the header names the file, not this machine's temporary folder
         app = InspectorApp(None, None, shot.theme, None, config_dir=config_dir, replay=opened)
     else:
-        app = InspectorApp(factory, target, shot.theme, None, config_dir=config_dir)
+        app = InspectorApp(factory, target, shot.theme, None, config_dir=config_dir, lab_factory=lab_factory)
     app.answers = CannedFirst(app.answers)
     async with app.run_test(size=SIZE) as pilot:
         await shot.steps(pilot)
@@ -247,16 +276,26 @@ async def generate(
     out_dir: Path,
     only: list[str] | None = None,
     recording_factory: RecordingFactory | None = None,
+    lab_factory: LabFactoryMaker | None = None,
 ) -> list[Path]:
     """Every screenshot (or those named in ``only``) into ``out_dir``; the replay shots only with a
-    ``recording_factory``."""
+    ``recording_factory``, the lab's with a ``lab_factory``."""
     _prepare(out_dir)
-    chosen = [s for s in shots() if (not only or s.name in only) and (recording_factory is not None or not s.replay)]
+    chosen = [
+        s
+        for s in shots()
+        if (not only or s.name in only)
+        and (recording_factory is not None or not s.replay)
+        and (lab_factory is not None or not s.lab)
+    ]
     written = []
     with TemporaryDirectory() as folder:
         recording = Path(folder) / RECORDING
         if recording_factory is not None and any(shot.replay for shot in chosen):
             await record_demo(recording_factory(recording), Path(folder))
+        labs = lab_factory(Path(folder)) if lab_factory is not None else None
         for shot in chosen:
-            written.append(await take(shot, factory, out_dir, recording=recording, config_dir=Path(folder)))
+            written.append(
+                await take(shot, factory, out_dir, recording=recording, config_dir=Path(folder), lab_factory=labs)
+            )
     return written

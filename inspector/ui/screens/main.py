@@ -17,7 +17,7 @@ from textual import on, work
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer
 
 from inspector.protocol.methods import CatalogKind
 from inspector.session.timeline import Timeline
@@ -34,6 +34,7 @@ from inspector.ui.bridge import (
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings, typing
+from inspector.ui.login_watch import LoginWatch
 from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import READ_ONLY
@@ -77,6 +78,8 @@ class MainScreen(Screen[None]):
         Key("r", "reconnect", "retry", "Try to connect again"),
         Key("l", "work('panel')", "subscriptions", "Show or hide the subscriptions panel (subscriptions/listen)"),
         Key("T", "work('tasks')", "tasks on/off", "Declare the Tasks extension on later calls, or not"),
+        Key("L", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
+        Key("a", "login", "login", "The session's OAuth logins, step by step, and the one that waits", show=False),
         Key("escape", "back", "servers", "Close this session and choose another server"),
     )
 
@@ -107,6 +110,8 @@ class MainScreen(Screen[None]):
         """Why the last connect failed."""
         self.catalog_loaded = False
         """True once every catalog list came back (tests wait on it)."""
+        self.logins = LoginWatch(self)
+        """Brings up the login screen when a login starts (``a`` any time)."""
         self._bridge: TimelineBridge | None = None
         self._empty = Timeline(target=target.display_name)
 
@@ -115,7 +120,6 @@ class MainScreen(Screen[None]):
         """The live session (None until the factory built it, and for a recording)."""
         return self.live.session if self.live is not None else None
 
-    # ------------------------------------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="header")
         with CallKeys(id="panes"):
@@ -123,8 +127,10 @@ class MainScreen(Screen[None]):
                 yield Catalog(id="catalog")
                 with Vertical(id="middle"):
                     yield ConnectErrorPanel(id="connect-error")
-                    yield TimelineView(self.timeline, id="timeline")
+                    timeline = TimelineView(self.timeline, id="timeline")
+                    yield timeline
                     yield FilterBox(
+                        timeline,
                         placeholder="filter: method:tools/call name:weather status:complete error findings",
                         id="filter",
                     )
@@ -180,7 +186,6 @@ class MainScreen(Screen[None]):
         self.catalog_loaded = True
         self._header()
 
-    # ------------------------------------------------------------------------------------------------ session work
     def _use_session(self, session: SessionPort) -> None:
         self.query_one(CallKeys).live = True
         view = self.timeline_view
@@ -189,6 +194,7 @@ class MainScreen(Screen[None]):
         if self._bridge is not None:
             self._bridge.close()
         self._bridge = TimelineBridge(session.timeline, view)
+        self.logins.follow(session.timeline)
         self.query_one(Console).extend(session.timeline.console)
 
     @work(exclusive=True, group="connect")
@@ -309,7 +315,6 @@ class MainScreen(Screen[None]):
             self.state = "closed"
         self._header()
 
-    # ------------------------------------------------------------------------------------------------ detail
     @on(TimelineView.Highlighted)
     def _highlighted(self, event: TimelineView.Highlighted) -> None:
         self.shown.highlighted(event.call, event.round)
@@ -323,7 +328,6 @@ class MainScreen(Screen[None]):
         """(call, round) shown in the detail pane."""
         return self.shown.selected
 
-    # ------------------------------------------------------------------------------------------------ call keys
     @on(CallKeys.ExportRequested)
     def _export(self, event: CallKeys.ExportRequested) -> None:
         header = self.walk.recording.header if self.walk is not None else None
@@ -343,7 +347,6 @@ class MainScreen(Screen[None]):
         if self.work is not None and self._can_send("nothing can be listened to"):
             self.work.asked(event)
 
-    # ------------------------------------------------------------------------------------------------ screen keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("search", "filter") and typing(self.app):
             return False  # the letter is typed in the text field that has the cursor
@@ -381,19 +384,16 @@ class MainScreen(Screen[None]):
         field.display = True
         field.focus()
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.timeline_view.filter_text = event.value
-
-    @on(Input.Submitted, "#filter")
-    @on(FilterBox.Left, "#filter")
-    def _filter_done(self) -> None:
-        field = self.query_one(FilterBox)
-        field.display = bool(field.value)  # an empty filter goes away; one that filters stays in sight
-        self.timeline_view.focus()
-
     def action_reconnect(self) -> None:
         self.connect()
+
+    def action_lab(self) -> None:
+        from inspector.ui.screens.lab import open_lab  # (the lab screen opens recordings on a main screen)
+
+        open_lab(self)
+
+    def action_login(self) -> None:
+        self.logins.show()
 
     async def action_back(self) -> None:
         await self.close_session()

@@ -6,13 +6,17 @@ says so in the box's own words, rather than the screen's escape ("back to the se
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import on
 from textual.binding import BindingType
 from textual.message import Message
 from textual.widgets import Input
 
 from inspector.ui.keys import Key, bindings
+
+if TYPE_CHECKING:
+    from inspector.ui.widgets.timeline_view import TimelineView
 
 LEAVE = Key("escape", "leave", "leave box", "Leave the box; what you typed keeps filtering")
 
@@ -45,8 +49,22 @@ class SearchBox(QueryBox):
 
 
 class FilterBox(QueryBox):
-    """The timeline's filter: only the matching calls are shown."""
+    """The timeline's filter: only the matching calls of ``timeline`` are shown, as the person types."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("filter", LEAVE)
     KEYS_WHERE: ClassVar[str] = "timeline filter"
     """What the help screen names as where these keys work."""
+
+    def __init__(self, timeline: TimelineView, **options: Any) -> None:
+        super().__init__(**options)
+        self.timeline = timeline
+
+    @on(Input.Changed)
+    def _filter(self, event: Input.Changed) -> None:
+        self.timeline.filter_text = event.value
+
+    @on(Input.Submitted)
+    @on(QueryBox.Left)
+    def _done(self) -> None:
+        self.display = bool(self.value)  # an empty filter goes away; one that filters stays in sight
+        self.timeline.focus()

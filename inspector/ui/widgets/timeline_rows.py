@@ -17,7 +17,7 @@ from rich.text import Text
 from inspector.headless.render import STARTUP, answer_summary, includes_startup, server_time, waited
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
-from inspector.ui.widgets import work_rows
+from inspector.ui.widgets import auth_steps, work_rows
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.session_rows import render_session_row, session_round
 from inspector.ui.widgets.work_rows import WorkView
@@ -70,13 +70,15 @@ def _notification_lines(round_: Round) -> list[str]:
 
 
 def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, str]]:
-    """The detail lines under a round, as (style name, text); a task's update names the answers it carried and
-    who gave them (they are recorded on the poll that asked)."""
+    """The detail lines under a round, as (style name, text); given its ``call``, the login its request needed
+    comes first (``auth_steps.round_rows``); a task's update names the answers it carried and who gave them (they
+    are recorded on the poll that asked)."""
+    details = auth_steps.round_rows(call, round_) if call is not None else []
     if call is not None and call.task is not None:
         answers = work_rows.update_answers(call, round_)
     else:
         answers = _answer_lines(round_)
-    details = [("dim", line) for line in answers]
+    details += [("dim", line) for line in answers]
     details += [("pending", line) for line in _notification_lines(round_)]
     details += [("finding", f"⚠ {f.code}: {f.message}") for f in round_.findings]
     return details
@@ -84,7 +86,8 @@ def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, st
 
 def call_details(call: Call) -> list[tuple[str, str]]:
     """The detail lines after a call's rounds: its own findings and why it did not complete."""
-    details = [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
+    details = auth_steps.call_rows(call)
+    details += [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
     if call.status_detail and call.status != "complete":
         details.append(("error", call.status_detail))
     return details

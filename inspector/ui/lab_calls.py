@@ -1,0 +1,78 @@
+"""Which calls the Lab screen offers, and which are ticked at first.
+
+The session's own calls come first (each made again with its params, its first run answered the way the session
+answered it), then the target's suggestions (the demo's flows), then every catalog tool with no required argument
+(called with ``{}``). A call is offered once. Calls the person made, and the suggestions, are ticked; a catalog
+tool is not: the lab calls each call many times, and a tool nobody called yet may do something nobody wants done
+ten times.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
+
+from inspector.ui.lab_port import LabChoice
+from inspector.ui.safe_text import one_line
+
+if TYPE_CHECKING:
+    from inspector.session.timeline import Timeline
+
+REMADE: Final = ("tools/call", "prompts/get", "resources/read")
+"""The calls the lab makes again (the methods that may answer ``input_required``)."""
+
+
+def _key(choice: LabChoice) -> str:
+    return choice.method + " " + json.dumps(choice.params, sort_keys=True, default=str)
+
+
+def session_calls(timeline: Timeline) -> list[LabChoice]:
+    """Every ended call of the session the lab can make again, in the order made."""
+    found: list[LabChoice] = []
+    for call in timeline.calls:
+        if call.method in REMADE and call.ended:
+            found.append(LabChoice(call.method, dict(call.params), "session", call))
+    return found
+
+
+def catalog_calls(tools: Iterable[dict[str, Any]]) -> list[LabChoice]:
+    """A ``tools/call`` with ``{}`` for each listed tool that requires no argument."""
+    found: list[LabChoice] = []
+    for tool in tools:
+        name = tool.get("name")
+        schema = tool.get("inputSchema")
+        required = schema.get("required") if isinstance(schema, dict) else None
+        if isinstance(name, str) and not required:
+            found.append(LabChoice("tools/call", {"name": name, "arguments": {}}, "catalog"))
+    return found
+
+
+def offered(
+    timeline: Timeline, suggested: Iterable[LabChoice], tools: Iterable[dict[str, Any]]
+) -> list[tuple[LabChoice, bool]]:
+    """Each call offered once, with whether it is ticked at first."""
+    seen: set[str] = set()
+    out: list[tuple[LabChoice, bool]] = []
+    for choice in [*session_calls(timeline), *suggested, *catalog_calls(tools)]:
+        key = _key(choice)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((choice, choice.source != "catalog"))
+    return out
+
+
+def describe(choice: LabChoice, width: int = 60) -> str:
+    """One line for the list: the tool (or the method and name) and its arguments in short, then where it came
+    from: ``#N`` for a call of this session, ``(catalog)`` for a catalog tool called with ``{}``."""
+    arguments = choice.params.get("arguments")
+    args = json.dumps(arguments, separators=(",", ":"), default=str) if arguments else ""
+    text = f"{choice.name} {args}".strip() if choice.method == "tools/call" else choice.label
+    text = one_line(text, None)
+    where = {"session": f"#{choice.recorded.index}" if choice.recorded else "", "suggested": "", "catalog": "(catalog)"}
+    tail = where[choice.source]
+    room = max(width - len(tail) - 1, 8)
+    if len(text) > room:
+        text = text[: room - 1] + "…"
+    return f"{text} {tail}".rstrip()

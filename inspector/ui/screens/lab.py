@@ -1,0 +1,312 @@
+"""The Lab screen: the statelessness lab (``inspector lab``) on the connected target, from the TUI.
+
+The screen asks for instance B, the checks and the calls (``LabForm``), has the composition root's factory make
+the run (``ui.lab_port``), runs it in a worker (the UI never freezes: every request is a coroutine on the app's
+loop), and shows each check as it completes (``LabTable``), the highlighted one in full, and seed 004's four
+questions at the end. ``o`` opens the run's recording on the timeline, read-only, at the highlighted row's call,
+exactly as ``inspector replay`` would; escape from there comes back here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.binding import BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
+from inspector.replay.loader import RecordingError, load_recording
+from inspector.ui.interactive_answers import calling
+from inspector.ui.key_hold import hold_keys
+from inspector.ui.keys import Key, bindings, typing
+from inspector.ui.lab_calls import offered
+from inspector.ui.lab_port import LabFactory, LabRefused
+from inspector.ui.recorded import Recording
+from inspector.ui.safe_text import clean
+from inspector.ui.widgets.catalog import Catalog
+from inspector.ui.widgets.lab_form import LabForm
+from inspector.ui.widgets.lab_rows import LabTable, LabText, detail_text, questions_table, summary_text
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+    from inspector.answers.base import AnswerSource
+    from inspector.lab.report import LabReport, Row
+    from inspector.targets.target import Target
+    from inspector.ui.key_hold import Hold
+    from inspector.ui.lab_port import LabAsk, LabChoice, LabRun
+    from inspector.ui.screens.main import MainScreen
+
+TITLE = "Lab · is this server stateless? Two instances A and B, no sticky sessions (seed 004)"
+DETAIL_NOTE = (
+    "Each check appears above as it completes; the highlighted one is shown here in full: where each round went, "
+    "the verdict, why, and what to try. Tamper rows are experiments: the only calls whose requestState the "
+    "inspector ever changes."
+)
+QUESTIONS_NOTE = (
+    "After the run, for each piece of cross-request state seen (a requestState, a task id, a business handle): "
+    "who keeps it, by which handle it is found, when it expires, and how it is recovered after a disconnect."
+)
+
+
+class LabScreen(Screen[None]):
+    """The lab on one target (see the module docstring)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "lab",
+        Key("ctrl+r", "run", "run", "Run the lab: the checks ticked, on the calls ticked", priority=True),
+        Key("o", "open_recording", "open recording", "Open the run's recording on the timeline at this row's call"),
+        Key("e", "edit", "edit the run", "Show the run's questions again (instance B, checks, calls), or hide them"),
+        Key("escape", "back", "back", "Back to the session (a running lab is stopped first)"),
+    )
+
+    DEFAULT_CSS = """
+    LabScreen { background: $background; }
+    LabScreen #lab-title { height: 1; padding: 0 1; color: $text; background: $panel; text-style: bold; }
+    LabScreen #lab-status { height: auto; max-height: 3; padding: 0 1; }
+    LabScreen #lab-top { height: 1fr; }
+    LabScreen LabTable { width: 1fr; height: 1fr; border: round $panel; }
+    LabScreen LabTable:focus { border: round $primary; }
+    LabScreen #lab-bottom { height: 15; }
+    LabScreen #lab-detail-box { width: 2fr; border: round $panel; padding: 0 1; }
+    LabScreen #lab-questions-box { width: 3fr; border: round $panel; padding: 0 1; }
+    """
+
+    class Progressed(Message):
+        """The running lab told us something (a stage began, a row was added, it finished)."""
+
+        def __init__(self, event: LabEvent) -> None:
+            super().__init__()
+            self.event = event
+
+    def __init__(
+        self,
+        factory: LabFactory,
+        target: Target,
+        choices: list[tuple[LabChoice, bool]],
+        answers: AnswerSource,
+        *,
+        hold: Hold | None = None,
+    ) -> None:
+        super().__init__()
+        self.factory = factory
+        self.target = target
+        self.choices = choices
+        self.answers = answers
+        self._hold = hold
+        self.running = False
+        """A run is going on."""
+        self.report: LabReport | None = None
+        """The last run's report (growing while it runs; final once ``finished``)."""
+        self.finished = False
+        """The last run ended (tests wait on it)."""
+        self.stages: list[str] = []
+        """The stages of the last run, in order."""
+
+    # ------------------------------------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(TITLE, id="lab-title")
+        yield LabText("choose instance B, the checks and the calls, then run (ctrl+r)", id="lab-status")
+        with Horizontal(id="lab-top"):
+            yield LabForm(self.target, self.factory.second_instance(self.target), self.choices, id="lab-form")
+            yield LabTable(id="lab-table")
+        with Horizontal(id="lab-bottom"):
+            with VerticalScroll(id="lab-detail-box", can_focus=False):
+                yield LabText(DETAIL_NOTE, id="lab-detail")
+            with VerticalScroll(id="lab-questions-box", can_focus=False):
+                yield LabText(QUESTIONS_NOTE, id="lab-questions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(LabTable).border_title = "Checks, as each completes"
+        self.query_one("#lab-detail-box").border_title = "The highlighted check"
+        self.query_one("#lab-questions-box").border_title = "Seed 004's four questions"
+        self.query_one(LabForm).border_title = "Run the lab on"
+        self.set_focus(self.query_one("#lab-b", Input), scroll_visible=False)
+        self._release()
+
+    def on_unmount(self) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        if self._hold is not None:
+            self._hold.release()
+            self._hold = None
+
+    @property
+    def table(self) -> LabTable:
+        """The rows of the run."""
+        return self.query_one(LabTable)
+
+    # ------------------------------------------------------------------------------------------------ running
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "run":
+            return not self.running
+        if action == "edit":
+            return not typing(self.app) and not self.running and self.report is not None
+        if action == "open_recording":
+            return not typing(self.app) and self.finished and bool(self.report and self.report.recordings)
+        return True
+
+    @on(LabForm.RunRequested)
+    def action_run(self) -> None:
+        """Start a run with what the form says (one at a time)."""
+        if not self.running:
+            self.run_lab(self.query_one(LabForm).ask())
+
+    @work(exclusive=True, group="lab")
+    async def run_lab(self, ask: LabAsk) -> None:
+        """Make the run, listen to it, run it; what went wrong is said in the status line, never raised."""
+        status = self.query_one("#lab-status", LabText)
+        try:
+            run: LabRun = self.factory.start(ask, self.answers)
+        except LabRefused as refused:
+            status.show(Text(clean(str(refused)), style=status.palette["fail"]))
+            return
+        self._started(run)
+        run.subscribe(self._told)
+        try:
+            with calling("inspector lab"):  # (a question the lab asks you is titled with it)
+                await run.run()
+        except Exception as error:  # the lab never raises for the server; anything else is still shown, not a crash
+            status.show(Text(clean(f"the lab stopped: {error}"), style=status.palette["fail"]))
+        finally:
+            self.running = False
+            if self.is_attached:
+                self.query_one(LabForm).running(False)
+                self.refresh_bindings()
+
+    def _told(self, event: LabEvent) -> None:
+        self.post_message(self.Progressed(event))
+
+    def _started(self, run: LabRun) -> None:
+        self.running = True
+        self.finished = False
+        self.report = run.report
+        self.stages = []
+        self.table.reset()
+        self.query_one("#lab-detail", LabText).show("")
+        self.query_one("#lab-questions", LabText).show("")
+        form = self.query_one(LabForm)
+        form.running(True)
+        form.display = False  # the rows take the whole width; ``e`` brings the form back
+        self.table.focus()
+        self.refresh_bindings()
+
+    def on_lab_screen_progressed(self, message: Progressed) -> None:
+        event = message.event
+        status = self.query_one("#lab-status", LabText)
+        if isinstance(event, StageStarted):
+            self.stages.append(event.stage)
+            line = Text(f"running · {event.stage}", style=status.palette["label"])
+            line.append(f" · {clean(event.detail, keep_newlines=False)}", style=status.palette["dim"])
+            status.show(line)
+        elif isinstance(event, RowAdded):
+            self.table.add(event.row)
+            self._show_current()
+        elif isinstance(event, LabFinished):
+            self.report = event.report
+            self.finished = True
+            status.show(self._ended(event.report, status))
+            self.query_one("#lab-questions", LabText).show(self._questions(event.report))
+            self._first_to_look_at(event.report)
+            self._show_current()
+            self.refresh_bindings()
+
+    def _ended(self, report: LabReport, status: LabText) -> Text:
+        text = summary_text(report, status.palette)
+        if report.era is not None and report.connect_error is None:
+            text.append(f" · era {report.era.era} {report.era.version}", style=status.palette["dim"])
+        if report.recordings:
+            text.append(" · o: open the recording on the timeline", style=status.palette["dim"])
+        return text
+
+    def _questions(self, report: LabReport) -> Text | Table:
+        if report.held:
+            return questions_table(report.held)
+        if report.rows:
+            return Text("no cross-request state seen: every call stood alone")
+        return Text("")
+
+    def _first_to_look_at(self, report: LabReport) -> None:
+        """At the end, the first failure is highlighted (else the first warning, else the first row)."""
+        rows = self.table.rows_shown
+        if rows:
+            self.table.move_cursor(row=0)  # (from the top: the rows above the one highlighted stay in view)
+        for verdict in ("fail", "warn"):
+            found = next((i for i, row in enumerate(rows) if row.verdict == verdict), None)
+            if found is not None:
+                self.table.move_cursor(row=found)
+                return
+
+    # ------------------------------------------------------------------------------------------------ the rows
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self) -> None:
+        self._show_current()
+
+    def _show_current(self) -> None:
+        row = self.table.current
+        pane = self.query_one("#lab-detail", LabText)
+        recordings = self.report.recordings if self.report is not None and self.finished else {}
+        pane.show(detail_text(row, pane.palette, recordings) if row is not None else "")
+
+    @property
+    def current(self) -> Row | None:
+        """The highlighted row."""
+        return self.table.current
+
+    async def action_open_recording(self) -> None:
+        """The recording of the highlighted row's session (else the main one), read-only, at the row's call."""
+        report = self.report
+        if report is None or not report.recordings:
+            return
+        row = self.table.current
+        part = row.part if row is not None and row.part in report.recordings else "main"
+        path = report.recordings.get(part) or next(iter(report.recordings.values()))
+        try:
+            recording = Recording.from_loaded(load_recording(Path(path)))
+        except RecordingError as bad:
+            self.notify(f"{bad.message} ({bad.hint})", severity="error")
+            return
+        from inspector.ui.screens.main import MainScreen
+
+        screen = MainScreen(recording.target(), None, self.answers, replay=recording, can_go_back=True)
+        await self.app.push_screen(screen)
+        if row is not None and row.call is not None and row.part == part:
+            screen.timeline_view.select_call(row.call, 1)
+
+    def action_edit(self) -> None:
+        """Show the form again (to change the run), or hide it (the results take the whole width)."""
+        form = self.query_one(LabForm)
+        form.display = not form.display
+        if form.display:
+            self.set_focus(self.query_one("#lab-b", Input))
+        else:
+            self.table.focus()
+
+    def action_back(self) -> None:
+        """Back to the session; a run still going is stopped (its sessions close, bounded)."""
+        self.workers.cancel_group(self, "lab")
+        self.dismiss(None)
+
+
+def open_lab(main: MainScreen) -> None:
+    """Open the Lab screen over ``main`` (a live session's target), when the app was given a lab factory."""
+    factory: LabFactory | None = getattr(main.app, "lab_factory", None)
+    if main.walk is not None:
+        main.notify("a recording has no server to run the lab on: open the lab from a live session", severity="warning")
+        return
+    if factory is None:
+        main.notify("the lab is not available here", severity="warning")
+        return
+    tools = main.query_one(Catalog).items.get("tools", [])
+    choices = offered(main.timeline, factory.suggested(main.target), tools)
+    screen = LabScreen(factory, main.target, choices, main.answers, hold=hold_keys(main.app))
+    main.app.push_screen(screen)

@@ -219,8 +219,8 @@ async def test_a_opens_the_screen_any_time_and_says_when_there_was_no_login(tmp_
         await pilot.press("a")
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen))
         screen = login_screen(pilot)
-        assert "no login step yet" in screen.query_one(AuthSteps).plain
-        assert "this session cannot ask you to log in" in status(screen)
+        await wait_for(pilot, lambda: "no login step yet" in screen.query_one(AuthSteps).plain)
+        await wait_for(pilot, lambda: "this session cannot ask you to log in" in status(screen))
         assert screen.check_action("copy", ()) is False and screen.check_action("stop", ()) is False
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is main)

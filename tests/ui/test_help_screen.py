@@ -86,7 +86,7 @@ async def test_help_names_every_call_key_where_a_person_sees_it_and_cuts_nothing
         assert not by_key["k"].available  # listed apart: no call in flight to cancel
         where = {key.where for key in help_screen.keys}
         assert where <= {"this screen", "everywhere", "highlighted call", "catalog", "catalog search", "timeline",
-                         "timeline filter", "detail pane"}, where  # fmt: skip
+                         "timeline filter", "detail pane", "subscriptions panel"}, where  # fmt: skip
         # Every cell wraps in its column at the width the help has: no tooltip is cut.
         width = help_screen.query_one("#help-now").content_region.width
         console = Console(width=width, record=True)

@@ -119,8 +119,8 @@ async def test_l_opens_the_lab_with_the_sessions_calls_and_the_demos_flows(tmp_p
         assert first.recorded is not None and first.recorded.index == 6
         assert [c.source for c in form.calls][:2] == ["session", "suggested"]  # all ticked but the catalog's
         assert all(c.source != "catalog" for c in form.calls)
-        # The demo's own update_work_item 4242 is a different call from the session's 4211: both offered.
-        assert sum(1 for c in form.choices if c.name == "update_work_item") == 3
+        # The session's update_work_item is the demo's own flow (SEP-2322's 4522): offered once, and the catalog's.
+        assert sum(1 for c in form.choices if c.name == "update_work_item") == 2
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
 

@@ -50,6 +50,8 @@ DEMO_TOOLS = [
     "heavy_report",
     "slow_count",
     "add",
+    "deploy_release",
+    "nightly_build",
 ]
 HOSTILE_STDERR = ("\x1b[2J\x1b[31mwiped?", "[link=https://evil.example]click[/link]")
 CRASH = ["Traceback (most recent call last):", "ModuleNotFoundError: No module named 'weather'"]

@@ -45,7 +45,7 @@ async def test_recorded_catalog_and_target(tmp_path: Path) -> None:
     recording = Recording.from_loaded(load_recording(path))
     catalog = recorded_catalog(recording.timeline)
     assert [t["name"] for t in catalog["tools"]][:2] == ["get_weather", "update_work_item"]
-    assert len(catalog["tools"]) == 10 and catalog["tools"][-1]["name"] == "add"
+    assert len(catalog["tools"]) == 12 and catalog["tools"][-1]["name"] == "nightly_build"
     assert [t["uriTemplate"] for t in catalog["templates"]] == ["demo://report{?section}"]
     assert [p["name"] for p in catalog["prompts"]] == ["code_review"]
     target = recording.target()

@@ -201,7 +201,7 @@ async def test_a_broken_authorization_server_says_which_step_failed_and_what_to_
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen))
             screen = login_screen(pilot)
-            await wait_for(pilot, lambda: "✗ authorization-server-metadata" in status(screen))
+            await wait_for(pilot, lambda: "✗ authorization server metadata: " in status(screen))
             said = status(screen)
             assert "HTTP 200 but not JSON (text/html)" in said and "try: the server publishes broken OAuth" in said
             steps = screen.query_one(AuthSteps).plain

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from inspector.headless.auth_render import title
 from inspector.protocol.sanitize import has_hidden
 from inspector.ui.bridge import SessionWasChanged, TimelineBridge, TimelineChanged
 from inspector.ui.keys import Key, bindings, typing
@@ -173,7 +174,7 @@ class AuthScreen(Screen[None]):
             if last.step == "retry" and last.outcome == "ok":
                 return Text("✓ logged in: the request was sent again with the new token · escape: back", palette["ok"])
             if last.outcome in ("refused", "failed"):
-                text = Text(f"✗ {last.step}: ", palette["failed"])
+                text = Text(f"✗ {title(last.step)}: ", palette["failed"])
                 text.append(clean(last.what, keep_newlines=False))
                 if last.hint:
                     text.append("\ntry: ", palette["label"])

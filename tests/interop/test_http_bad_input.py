@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from inspector.session.builder import build_timeline
 from inspector.session.records import raw_text
 
 ELICIT_ANSWER = {"action": "accept", "content": {"name": "octocat"}}
+LIVE_LINE = re.compile(r"#\d+ \S+ (progress|task) ")
+"""A line printed on stderr while a call runs (``headless.progress``): its progress or its task's status."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,10 @@ def test_exit_code_and_a_clear_message(outcomes: dict[str, Outcome], case: Case)
         expected = human.expand(fragment)
         assert expected in cli.said, f"{expected!r} not in stderr:\n{cli.stderr}"
     if case.code != 0:
-        assert cli.stderr.startswith("error: "), cli.stderr
+        # The error comes first, after only the live lines printed while the call ran (progress, task status),
+        # which a stream cut after a progress notification prints before it.
+        said = [line for line in cli.stderr.splitlines() if not LIVE_LINE.match(line)]
+        assert said and said[0].startswith("error: "), cli.stderr
     if not case.at_call:
         # A failure while connecting says what to try on a line of its own.
         assert "\ntry: " in cli.stderr, cli.stderr

@@ -211,6 +211,7 @@ class MainScreen(Screen[None]):
             if not self.is_attached:
                 return
             self.query_one(Catalog).set_items(kind, items)
+        self.query_one(Catalog).preview_highlighted()  # the focused catalog's item, not the last listing, is shown
         self.catalog_loaded = True
 
     def _failed(self, error: BaseException) -> None:

@@ -219,6 +219,17 @@ class Catalog(Vertical):
         elif hold is not None:
             hold.release()
 
+    def preview_highlighted(self) -> None:
+        """Preview the highlighted item again, if the catalog has the focus (the listings made while connecting
+        are calls too, and the newest of them may have taken the detail pane meanwhile)."""
+        listing = self.query(CatalogList)
+        index = listing.first().highlighted if listing else None
+        if index is None or not self.has_focus_within:
+            return
+        found = self._by_option.get(listing.first().get_option_at_index(index).id or "")
+        if found is not None:
+            self.post_message(self.Previewed(*found))
+
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

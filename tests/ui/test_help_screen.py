@@ -22,7 +22,8 @@ SnapCompare = Callable[..., bool]
 async def test_help_lists_the_same_keys_as_the_command_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.state == "connected")
+        screen = await connected(pilot)
+        await wait_for(pilot, lambda: screen.selected is None)  # settled: the catalog's item previewed
         keys = gather_keys(app.screen)
         ids = {key.id for key in keys}
         assert {
@@ -108,7 +109,8 @@ def test_help_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
     k cancel call (the box scrolls). The footer says esc close."""
 
     async def steps(pilot: Any) -> None:
-        await connected(pilot)
+        screen = await connected(pilot)
+        await wait_for(pilot, lambda: screen.selected is None)  # the catalog's item previewed, no call pointed at
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.pause()

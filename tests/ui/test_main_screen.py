@@ -406,7 +406,9 @@ def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) ->
     highlighted, so no export)."""
 
     async def steps(pilot: Any) -> None:
-        await connected(pilot)
+        screen = await connected(pilot)
+        await wait_for(pilot, lambda: screen.selected is None)  # the catalog's item previewed, no call pointed at
+        await pilot.pause()
 
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=steps)
 

@@ -221,12 +221,9 @@ class MainScreen(Screen[None]):
             return
         self.state = "connected"
         self._header()
-        async for kind, items in live.catalog():
-            shown = self.query(Catalog)  # (gone while the app shuts down, before the screen is detached)
-            if not self.is_attached or not shown:
-                return
-            shown.first().set_items(kind, items)
-        self.catalog_loaded = True
+        # Each list as it comes, then the highlighted item previewed (False: the catalog went away meanwhile, the
+        # app shutting down before the screen is detached).
+        self.catalog_loaded = await self.query_one(Catalog).fill(live.catalog())
 
     def _failed(self, error: BaseException) -> None:
         self.failure = error

@@ -19,6 +19,8 @@ from inspector.ui.safe_text import one_line
 from inspector.ui.widgets.query_box import SearchBox
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
     from textual.app import ComposeResult
 
     from inspector.ui.key_hold import Hold
@@ -149,6 +151,16 @@ class Catalog(Vertical):
         self.border_title = "Catalog"
         self._rebuild()
 
+    async def fill(self, lists: AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]) -> bool:
+        """Show each list as it comes, then preview the highlighted item (not whatever call listed last); False
+        when the catalog went away meanwhile (the app shutting down)."""
+        async for kind, items in lists:
+            if not self.is_attached or not self.is_mounted:
+                return False
+            self.set_items(kind, items)
+        self.preview_highlighted()
+        return True
+
     def set_items(self, kind: CatalogKind, items: list[dict[str, Any]] | None) -> None:
         """Replace the items of one kind (None: the server does not offer it)."""
         self.items[kind] = items or []
@@ -225,6 +237,17 @@ class Catalog(Vertical):
             self.post_message(self.Chosen(*found, hold))
         elif hold is not None:
             hold.release()
+
+    def preview_highlighted(self) -> None:
+        """Preview the highlighted item again, if the catalog has the focus (the listings made while connecting
+        are calls too, and the newest of them may have taken the detail pane meanwhile)."""
+        listing = self.query(CatalogList)
+        index = listing.first().highlighted if listing else None
+        if index is None or not self.has_focus_within:
+            return
+        found = self._by_option.get(listing.first().get_option_at_index(index).id or "")
+        if found is not None:
+            self.post_message(self.Previewed(*found))
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -320,7 +320,7 @@ def test_lab_screen_after_a_run(snap_compare: SnapCompare, tmp_path: Path) -> No
     one byte flipped (the only calls whose requestState the inspector ever changes ...)" and "call #N of the main
     session (o opens it on the timeline)". On the right, seed 004's four questions as a table (state, who keeps
     it, found by, expires, after a disconnect): the requestState of update_work_item, kept by "the client: sealed
-    in the Python SDK's v1. AES-GCM format, 301 chars". The footer lists ^r run, o open recording, e edit the run,
+    in the Python SDK's v1. AES-GCM format, about 300 chars". The footer lists ^r run, o open recording, e edit the run,
     esc back."""
 
     async def steps(pilot: Pilot[Any]) -> None:

@@ -1,18 +1,21 @@
 """``inspector lab [stateless|tamper|eras]``: the statelessness lab against the user's server (or the demo).
 
 The composition root's part: which instances (one stdio SPEC is two processes of it; two SPECs are A and B;
-``--demo [--flaw F]`` is two demo processes sharing a sealing key), which calls (``--call TOOL [--args JSON]``,
-repeatable and paired in the order given; ``--from RECORDING``; the demo's flows), how each session is built and
-recorded (one recording per session: the main one holds A and B, each round tagged with its instance). The checks
-are ``inspector.lab``'s. Exit 0 every check passed, 1 one failed, 2 usage, 3 connection.
+``--demo [--flaw F]`` is two demo processes sharing a sealing key and a task folder), which calls (``--call TOOL
+[--args JSON]``, repeatable and paired in the order given; ``--from RECORDING``; the demo's flows), how each
+session is built and recorded (one recording per session: the main one holds A and B, each round tagged with its
+instance). The checks are ``inspector.lab``'s. Exit 0 every check passed, 1 one failed, 2 usage, 3 connection.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import secrets as token
 import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -26,7 +29,7 @@ from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, run_loop, session_over
-from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV
+from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
 from inspector.lab.events import LabEvent, RowAdded, StageStarted
 from inspector.lab.plan import CHECKS, LabCall, LabOptions, calls_from_recording, tool_call
 from inspector.lab.render import junit_xml, print_report, report_json
@@ -129,11 +132,19 @@ class CliTargets:
         return self._made.get(part)
 
 
+def shared_task_folder() -> Path:
+    """A new folder for two demo processes to keep their tasks in (``demo/task_share.py``), gone when this process
+    ends (a lab run is over by then)."""
+    folder = tempfile.mkdtemp(prefix="inspector-lab-tasks-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
+
+
 def demo_instances(flaw: str | None = None, name: str = "inspector demo-server") -> dict[str, Target]:
-    """A and B as two processes of the demo (with ``flaw``), sealing requestState under one key, as a well-run
-    deployment would (the flaw own-key aside)."""
+    """A and B as two processes of the demo (with ``flaw``), sealing requestState under one key and keeping their
+    tasks in one folder, as a well-run deployment would (the flaws own-key and own-tasks aside)."""
     command = [*DEMO_COMMAND, *(["--flaw", flaw] if flaw else [])]
-    env = {STATE_KEY_ENV: token.token_hex(32)}
+    env = {STATE_KEY_ENV: token.token_hex(32), TASK_DIR_ENV: str(shared_task_folder())}
     named = name + (f" --flaw {flaw}" if flaw else "")
     target = Target.from_spec(shlex.join(command), env=env, secret_names={STATE_KEY_ENV}, name=named)
     return {"A": target, "B": target}

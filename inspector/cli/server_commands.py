@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from inspector.cli.wiring import run_loop
+from inspector.demo.flaw_names import FLAWS
 
 
 def demo_server(
@@ -16,7 +17,7 @@ def demo_server(
         str | None,
         typer.Option(
             "--flaw",
-            help="Fail `inspector lab` on purpose: sticky-state, session-capabilities, trusting-state or own-key.",
+            help=f"Fail `inspector lab` on purpose: {', '.join(FLAWS)}.",
         ),
     ] = None,
     auth: Annotated[
@@ -33,8 +34,6 @@ def demo_server(
     """Run the bundled demo server (every MRTR flow of the spec), over stdio or Streamable HTTP (with --auth,
     behind OAuth: `add` then needs a step-up to demo:write); with --flaw, a server that is not stateless in one
     named way (the statelessness lab must catch it)."""
-    from inspector.demo.flaw_names import FLAWS
-
     if auth and not http:
         raise typer.BadParameter("--auth needs --http")
     if auth and flaw is not None:

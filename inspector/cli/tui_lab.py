@@ -16,7 +16,7 @@ from secrets import token_hex
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import example_answers_path
-from inspector.cli.lab_commands import CliTargets, demo_calls, demo_instances
+from inspector.cli.lab_commands import CliTargets, demo_calls, demo_instances, shared_task_folder
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import DEMO_COMMAND, default_recording_path
 from inspector.demo.in_process import NAME, serve
@@ -98,8 +98,8 @@ class TuiLabFactory:
 
 class InProcessTargets:
     """``LabTargets`` over demo servers in this process (each instance its own ``build_server()``, both sealing under
-    one key), one step clock for every transport and session so each run reads the same; sessions recorded under
-    ``folder`` if given."""
+    one key and keeping their tasks in one folder), one step clock for every transport and session so each run reads
+    the same; sessions recorded under ``folder`` if given."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder
@@ -107,6 +107,8 @@ class InProcessTargets:
         self.made: dict[str, str] = {}
         self.key = token_hex(32)
         """The sealing key both instances share, as a well-run deployment's would."""
+        self.tasks = shared_task_folder()
+        """The folder both instances keep their tasks in."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -116,7 +118,7 @@ class InProcessTargets:
         return f"{NAME} (in process)"
 
     def transport(self, name: str) -> Transport:
-        server = serve(lambda: build_server(state_key=self.key))
+        server = serve(lambda: build_server(state_key=self.key, task_dir=self.tasks))
         return MemoryTransport(server, name=f"{NAME} {name}", clock=self.clock)
 
     def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:

@@ -7,4 +7,6 @@ from typing import Final
 
 STATE_KEY_ENV: Final = "INSPECTOR_DEMO_STATE_KEY"
 """The secret every instance seals requestState with (at least 32 characters); unset: each process makes its own."""
-FLAWS: Final = ("sticky-state", "session-capabilities", "trusting-state", "own-key")
+TASK_DIR_ENV: Final = "INSPECTOR_DEMO_TASK_DIR"
+"""The folder every instance keeps its tasks in (``demo/task_share.py``); unset: each process keeps its own."""
+FLAWS: Final = ("sticky-state", "session-capabilities", "trusting-state", "own-key", "own-tasks")

@@ -17,6 +17,8 @@ so a server built without a flaw (the TUI's demo, the screenshots, the tests' in
   changed byte changes the outcome (the spec: a server MUST validate every requestState it gets back).
 - ``own-key``: sound flows, but sealed under a key this process made for itself (the SDK's default,
   ``RequestStateSecurity.ephemeral()``), whatever ``$INSPECTOR_DEMO_STATE_KEY`` says: B cannot open A's state.
+- ``own-tasks``: sound flows, but its tasks stay in this process's memory, whatever ``$INSPECTOR_DEMO_TASK_DIR``
+  says (``task_share.py``): B does not know a task A made (``server.build_server`` leaves the folder out).
 """
 
 from __future__ import annotations
@@ -152,9 +154,9 @@ def shared_security(flaw: str | None, environ: Mapping[str, str] = os.environ) -
 
 
 def apply(server: MCPServer[Any], flaw: str | None) -> None:
-    """Give ``server`` the flaw's state policy (nothing for the sound demo and for ``own-key``, whose flaw is its
-    key alone)."""
-    if flaw is None or flaw == "own-key":
+    """Give ``server`` the flaw's state policy (nothing for the sound demo, for ``own-key``, whose flaw is its key
+    alone, and for ``own-tasks``, whose flaw is where its tasks are kept)."""
+    if flaw is None or flaw in ("own-key", "own-tasks"):
         return
     if flaw not in FLAWS:
         raise ValueError(f"unknown flaw {flaw!r}: one of {', '.join(FLAWS)}")

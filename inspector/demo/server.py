@@ -7,10 +7,12 @@ Nothing but protocol messages may reach stdout in stdio mode, so diagnostics go 
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 from typing import Any, Final
 
 import anyio
@@ -18,7 +20,8 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 
 from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource, flows_tasks
-from inspector.demo.flaw_names import STATE_KEY_ENV
+from inspector.demo.flaw_names import STATE_KEY_ENV, TASK_DIR_ENV
+from inspector.demo.task_share import SharedTasks
 from inspector.demo.task_table import TaskTable
 from inspector.demo.tasks_ext import DemoTasks
 from inspector.demo.tasks_legacy import LegacyTaskMiddleware
@@ -46,14 +49,19 @@ def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncConte
     return lifespan
 
 
-def build_server(flaw: str | None = None, *, state_key: str | None = None, **protection: Any) -> MCPServer[Any]:
-    """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks
-    (kept in memory for as long as this server runs); with a `flaw` (`flaw_names.FLAWS`) it fails `inspector lab` on
-    purpose. ``state_key``: the requestState sealing key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers in one
-    process given the same key open each other's states). ``protection``: ``auth=AuthSettings(...)`` and
-    ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
+def build_server(
+    flaw: str | None = None, *, state_key: str | None = None, task_dir: Path | None = None, **protection: Any
+) -> MCPServer[Any]:
+    """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks;
+    with a `flaw` (`flaw_names.FLAWS`) it fails `inspector lab` on purpose. ``state_key``: the requestState sealing
+    key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers given the same key open each other's states).
+    ``task_dir``: the folder its tasks are shared in (default: ``$INSPECTOR_DEMO_TASK_DIR``; servers given the same
+    folder find each other's tasks; none: kept in this server's memory, as with the flaw ``own-tasks``).
+    ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
     security = flaws.shared_security(flaw, {STATE_KEY_ENV: state_key}) if state_key else flaws.shared_security(flaw)
-    tasks = DemoTasks(TaskTable())
+    folder = task_dir if task_dir is not None else os.environ.get(TASK_DIR_ENV) or None
+    shared = SharedTasks(Path(folder)) if folder is not None and flaw != "own-tasks" else None
+    tasks = DemoTasks(TaskTable(shared=shared))
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
         title="Inspector demo server",

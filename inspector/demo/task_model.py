@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 import anyio
 from mcp_types import ElicitRequest, ElicitResult, ErrorData
@@ -95,12 +95,35 @@ Notify = Callable[["DemoTask"], Awaitable[None]]
 """Called after every status change (2025-11-25: `notifications/tasks/status` to the client that created it)."""
 
 
+class Relay(Protocol):
+    """Where a mirror sends what it is given for a task another instance runs (`task_share.SharedTasks`)."""
+
+    def post_answer(self, task_id: str, key: str, response: ElicitResult) -> None:
+        """Leave an answer to one of the task's questions for the instance running it."""
+        ...
+
+    def post_cancel(self, task_id: str) -> None:
+        """Leave a cancel for the instance running the task."""
+        ...
+
+
 class DemoTask:
     """One task: its status and message, the questions it waits on, its outcome, and a way to wait for changes."""
 
-    def __init__(self, *, ttl_ms: int, poll_ms: int, message: str | None = None, notify: Notify | None = None) -> None:
-        self.task_id = str(uuid.uuid4())
+    def __init__(
+        self,
+        *,
+        ttl_ms: int,
+        poll_ms: int,
+        message: str | None = None,
+        notify: Notify | None = None,
+        mirror_of: tuple[str, Relay] | None = None,
+    ) -> None:
+        self.task_id = mirror_of[0] if mirror_of is not None else str(uuid.uuid4())
         """High entropy on purpose: a task id is all it takes to read or cancel the task."""
+        self.relay = mirror_of[1] if mirror_of is not None else None
+        """Set on a mirror (`mirror_of`: the id and relay of a task another instance runs, see `task_share.py`):
+        its answers and its cancel go there, and `follow` brings it what that instance wrote."""
         self.created_at = now_iso()
         self.updated_at = self.created_at
         self.ttl_ms = ttl_ms
@@ -121,6 +144,8 @@ class DemoTask:
         self._notify = notify
         self._answers: dict[str, ElicitResult] = {}
         self._answered: dict[str, anyio.Event] = {}
+        self._relayed: set[str] = set()
+        """A mirror's answered keys, kept off `outstanding` until the running instance has taken them."""
         self._changed = anyio.Event()
 
     @property
@@ -152,6 +177,10 @@ class DemoTask:
             return False
         del self.outstanding[key]
         self.delivering.discard(key)
+        if self.relay is not None:
+            self.relay.post_answer(self.task_id, key, response)
+            self._relayed.add(key)
+            return True
         self._answers[key] = response
         self._answered.pop(key).set()
         return True
@@ -168,11 +197,37 @@ class DemoTask:
         """Stop the work and end `cancelled`; False (nothing changes) when the task had already ended."""
         if self.terminal:
             return False
+        if self.relay is not None:
+            self.relay.post_cancel(self.task_id)
         if self.scope is not None:
             self.scope.cancel()
         self.outstanding.clear()
         await self._set("cancelled", message)
         return True
+
+    def follow(
+        self,
+        *,
+        status: TaskStatus,
+        message: str | None,
+        updated_at: str,
+        outstanding: dict[str, ElicitRequest],
+        result_text: str | None,
+        error: ErrorData | None,
+    ) -> None:
+        """A mirror takes what the instance running the task last wrote (an ended mirror stays as it ended)."""
+        if self.terminal:
+            return
+        self._relayed &= set(outstanding)
+        now = {key: request for key, request in outstanding.items() if key not in self._relayed}
+        if (status, message, now.keys(), result_text, error) == (
+            self.status, self.message, self.outstanding.keys(), self.result_text, self.error
+        ):  # fmt: skip
+            return
+        self.status, self.message, self.updated_at = status, message, updated_at
+        self.outstanding, self.result_text, self.error = now, result_text, error
+        changed, self._changed = self._changed, anyio.Event()
+        changed.set()
 
     async def _set(self, status: TaskStatus, message: str | None) -> None:
         if self.terminal or (status, message) == (self.status, self.message):

@@ -1,8 +1,9 @@
-"""The demo server's tasks, kept in memory per server process by taskId, and the work that runs them.
+"""The demo server's tasks by taskId, and the work that runs them.
 
 A task outlives the request that created it (seed 004: "close the client: work that must go on is a Task"), so
 its work runs in a task group the server's lifespan owns, not in the request's. Any later request, on any
-connection of this process, finds it by id until its TTL has passed.
+connection of this process, finds it by id until its TTL has passed; with a `SharedTasks` folder, so does any other
+instance sharing it (a mirror of the task, `task_share.py`), and this one finds theirs.
 """
 
 from __future__ import annotations
@@ -28,17 +29,21 @@ from inspector.demo.task_model import (
     poll_interval_ms,
     task_scale,
 )
+from inspector.demo.task_share import SharedTasks
 
 logger = logging.getLogger(__name__)
 
 
 class TaskTable:
-    """Every task of this process, by taskId; `start` creates one and runs its plan in the background."""
+    """Every task of this process by taskId (and mirrors of the other instances' with `shared`); `start` creates
+    one and runs its plan in the background."""
 
-    def __init__(self, scale: float | None = None) -> None:
+    def __init__(self, scale: float | None = None, shared: SharedTasks | None = None) -> None:
         self.scale = task_scale() if scale is None else scale
         self.poll_ms = poll_interval_ms(self.scale)
+        self.shared = shared
         self._tasks: dict[str, DemoTask] = {}
+        self._mirrors: dict[str, DemoTask] = {}
         self._group: anyio.abc.TaskGroup | None = None
 
     @asynccontextmanager
@@ -60,24 +65,54 @@ class TaskTable:
         ttl = TTL_MS if ttl_ms is None else max(1, min(ttl_ms, MAX_TTL_MS))
         first = plan.steps[0] if plan.steps else None
         message = first.message if isinstance(first, Work) else None
-        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, message=message, notify=notify)
+        shared = self.shared
+        saving = notify if shared is None else self._saving(shared, notify)
+        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, message=message, notify=saving)
         self._prune()
         self._tasks[task.task_id] = task
+        if shared is not None:
+            shared.save(task)
+            self._group.start_soon(self._pick_up_notes, shared, task)
         self._group.start_soon(self._run, task, plan)
         return task
 
     def find(self, task_id: str) -> DemoTask:
         """The task with this id; -32602 when it is unknown or expired (both eras say so)."""
         self._prune()
-        task = self._tasks.get(task_id)
+        task = self._tasks.get(task_id) or self._mirror(task_id)
         if task is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Task not found: {task_id} (unknown, or its TTL passed)")
         return task
 
     def all(self) -> list[DemoTask]:
-        """Every live task, oldest first (2025-11-25 `tasks/list`)."""
+        """Every live task, oldest first (2025-11-25 `tasks/list`), the other instances' too when shared."""
         self._prune()
-        return list(self._tasks.values())
+        theirs = [self._mirror(i) for i in self.shared.ids() if i not in self._tasks] if self.shared else []
+        return [*self._tasks.values(), *(task for task in theirs if task is not None)]
+
+    def deliver(self, task: DemoTask, responses: Mapping[str, ElicitResult]) -> list[str]:
+        """Deliver `responses` to the task; the keys it took (outstanding ones only, the rest is ignored)."""
+        taken = [key for key, response in responses.items() if task.answer(key, response)]
+        if taken and self.shared is not None and task.relay is None:
+            self.shared.save(task)  # the other instances see the questions answered
+        return taken
+
+    def _mirror(self, task_id: str) -> DemoTask | None:
+        """Another instance's task, as this one last read it from the shared folder (followed from then on)."""
+        if self.shared is None:
+            return None
+        mirror = self._mirrors.get(task_id)
+        if mirror is not None:
+            if self.shared.refresh(mirror):
+                return mirror
+            del self._mirrors[task_id]
+            return None
+        mirror = self.shared.mirror(task_id)
+        if mirror is not None:
+            self._mirrors[task_id] = mirror
+            if self._group is not None:
+                self._group.start_soon(self._follow, self.shared, mirror)
+        return mirror
 
     def _prune(self) -> None:
         now = time.monotonic()
@@ -86,6 +121,37 @@ class TaskTable:
                 if task.scope is not None:
                     task.scope.cancel()
                 del self._tasks[task_id]
+                if self.shared is not None:
+                    self.shared.forget(task_id)
+        for task_id, mirror in list(self._mirrors.items()):
+            if now >= mirror.expires_at:
+                del self._mirrors[task_id]
+
+    @staticmethod
+    def _saving(shared: SharedTasks, notify: Notify | None) -> Notify:
+        """Every change of a task this instance runs is written for the others before anyone is told."""
+
+        async def save_then_notify(task: DemoTask) -> None:
+            shared.save(task)
+            if notify is not None:
+                await notify(task)
+
+        return save_then_notify
+
+    async def _pick_up_notes(self, shared: SharedTasks, task: DemoTask) -> None:
+        """The answers and the cancel other instances left for a task this one runs, every poll interval."""
+        while not task.terminal and self._tasks.get(task.task_id) is task:
+            await anyio.sleep(task.poll_ms / 1000)
+            self.deliver(task, dict(shared.take_answers(task.task_id)))
+            if shared.cancel_posted(task.task_id):
+                await task.cancel()
+
+    async def _follow(self, shared: SharedTasks, mirror: DemoTask) -> None:
+        """Keep a mirror current, so a 2025 `tasks/result` waiting on it sees its changes and questions."""
+        while not mirror.terminal and self._mirrors.get(mirror.task_id) is mirror:
+            await anyio.sleep(mirror.poll_ms / 1000)
+            if not shared.refresh(mirror):
+                self._mirrors.pop(mirror.task_id, None)
 
     async def _run(self, task: DemoTask, plan: Plan) -> None:
         answers: dict[str, ElicitResult] = {}
@@ -104,9 +170,6 @@ class TaskTable:
                 logger.exception("task %s failed", task.task_id)
                 await task.fail(ErrorData(code=INTERNAL_ERROR, message=f"the task failed: {exc}"))
                 return
+            if self.shared is not None and self.shared.cancel_posted(task.task_id):
+                await task.cancel()  # another instance was told to cancel it and said so before the next poll
             await task.complete(text)  # a no-op when a tasks/cancel ended it first
-
-
-def answers_of(task: DemoTask, responses: Mapping[str, ElicitResult]) -> list[str]:
-    """Deliver `responses` to the task; the keys it took (outstanding ones only, the rest is ignored)."""
-    return [key for key, response in responses.items() if task.answer(key, response)]

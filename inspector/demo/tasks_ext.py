@@ -41,7 +41,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from inspector.demo.task_model import DemoTask
 from inspector.demo.task_result import blocking_result
 from inspector.demo.task_runner import TASK_REQUEST, TaskRequest
-from inspector.demo.task_table import TaskTable, answers_of
+from inspector.demo.task_table import TaskTable
 from inspector.demo.task_wire import (
     TASKS_EXTENSION,
     extension_missing,
@@ -120,7 +120,7 @@ class DemoTasks(Extension):
     async def _update(self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskRequestParams) -> dict[str, Any]:
         task = self._find(ctx, "tasks/update", params.task_id)
         elicited = {key: value for key, value in params.input_responses.items() if isinstance(value, ElicitResult)}
-        answers_of(task, elicited)  # keys not outstanding are ignored, as the extension says a server SHOULD
+        self.table.deliver(task, elicited)  # keys not outstanding are ignored, as the extension says a server SHOULD
         return {"resultType": "complete"}
 
     async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: CancelTaskRequestParams) -> dict[str, Any]:

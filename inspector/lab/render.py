@@ -10,6 +10,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -18,6 +19,11 @@ from inspector.protocol.sanitize import clean, one_line
 
 STYLE = {"pass": "green", "fail": "bold red", "warn": "yellow", "skip": "dim"}
 MARK = {"pass": "✓ pass", "fail": "✗ fail", "warn": "⚠ warn", "skip": "– skip"}
+TABLE_WIDTH = 120
+"""Below this many columns a six-column table leaves `why` a word or two a line (a pipe is 80 wide): each row is
+printed as a block instead, its check on one line and the route, why and try below it (and so the questions)."""
+FOUR_QUESTIONS = "seed 004's four questions"
+QUESTIONS = ("who keeps it", "found by", "expires", "after a disconnect")
 
 
 def _text(value: str, style: str = "") -> Text:
@@ -35,36 +41,72 @@ def print_report(console: Console, report: LabReport) -> None:
         return
     if report.era is not None:
         console.print(Text("era: ", style="bold") + _text(f"{report.era.era} {report.era.version} ({report.era.why})"))
-    table = Table(show_lines=False, expand=True, title="inspector lab", title_justify="left")
-    table.add_column("group", no_wrap=True)
-    table.add_column("check", ratio=3)
-    table.add_column("route", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("why", ratio=5)
-    table.add_column("try", ratio=3)
-    for row in report.rows:
-        check = _text(row.check)
-        if row.experiment is not None:
-            check.append(" [experiment]", style="magenta")
-        verdict = Text(MARK[row.verdict], style=STYLE[row.verdict])
-        if row.security:
-            verdict.append(" security", style="bold red")
-        table.add_row(_text(row.group), check, _text(row.route), verdict, _text(row.why), _text(row.hint, "dim"))
-    console.print(table)
+    if console.width >= TABLE_WIDTH:
+        _print_table(console, report)
+    else:
+        _print_blocks(console, report)
     if report.held:
-        questions = Table(title="seed 004's four questions", title_justify="left", expand=True)
-        for column in ("state", "who keeps it", "found by", "expires", "after a disconnect"):
-            questions.add_column(column, ratio=1)
-        for held in report.held:
-            questions.add_row(*(_text(v) for v in (held.what, held.kept_by, held.found_by, held.expires,
-                                                  held.recovered)))  # fmt: skip
-        console.print(questions)
+        _print_questions(console, report.held)
     elif report.rows:
         console.print(Text("seed 004's four questions: no cross-request state seen (every call stood alone)"))
     style = "bold red" if report.failed else "bold green"
     console.print(Text(f"lab: {report.summary()}", style=style))
     for part, path in report.recordings.items():
         console.print(Text(f"recorded {part} to {path}", style="dim"))
+
+
+def _check(row: Row) -> Text:
+    check = _text(row.check)
+    if row.experiment is not None:
+        check.append(" [experiment]", style="magenta")
+    return check
+
+
+def _verdict(row: Row) -> Text:
+    verdict = Text(MARK[row.verdict], style=STYLE[row.verdict])
+    if row.security:
+        verdict.append(" security", style="bold red")
+    return verdict
+
+
+def _print_table(console: Console, report: LabReport) -> None:
+    table = Table(show_lines=False, expand=True, title="inspector lab", title_justify="left")
+    table.add_column("group", no_wrap=True)
+    table.add_column("check", ratio=3)
+    table.add_column("route", ratio=1, overflow="fold")
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("why", ratio=5)
+    table.add_column("try", ratio=3)
+    for row in report.rows:
+        table.add_row(_text(row.group), _check(row), _text(row.route), _verdict(row), _text(row.why),
+                      _text(row.hint, "dim"))  # fmt: skip
+    console.print(table)
+
+
+def _print_blocks(console: Console, report: LabReport) -> None:
+    console.print(Text("inspector lab", style="italic"))
+    for row in report.rows:
+        console.print(_verdict(row) + Text("  ") + _text(row.group, "bold") + Text(" · ") + _check(row))
+        for label, value, style in (("route", row.route, ""), ("why", row.why, ""), ("try", row.hint, "dim")):
+            if value:
+                console.print(Padding(Text(f"{label}: ", style="bold") + _text(value, style), (0, 0, 0, 8)))
+
+
+def _print_questions(console: Console, held: list[HeldState]) -> None:
+    answers = [(s.what, (s.kept_by, s.found_by, s.expires, s.recovered)) for s in held]
+    if console.width >= TABLE_WIDTH:
+        questions = Table(title=FOUR_QUESTIONS, title_justify="left", expand=True)
+        for column in ("state", *QUESTIONS):
+            questions.add_column(column, ratio=1)
+        for what, said in answers:
+            questions.add_row(_text(what), *(_text(v) for v in said))
+        console.print(questions)
+        return
+    console.print(Text(FOUR_QUESTIONS, style="italic"))
+    for what, said in answers:
+        console.print(_text(what, "bold"))
+        for question, answer in zip(QUESTIONS, said, strict=True):
+            console.print(Padding(Text(f"{question}: ", style="bold") + _text(answer), (0, 0, 0, 8)))
 
 
 def row_json(row: Row) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from mcp_types import ElicitResult
 
 from inspector.demo.flows_tasks import nightly_plan, release_plan
 from inspector.demo.task_model import SCALE_ENV, DemoTask, Plan, Work, poll_interval_ms, task_scale
-from inspector.demo.task_table import TaskTable, answers_of
+from inspector.demo.task_table import TaskTable
 from inspector.demo.task_wire import legacy_created, legacy_payload, modern_created, modern_detailed
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ async def test_a_task_asks_takes_only_outstanding_answers_and_completes() -> Non
         assert asking["inputRequests"]["approve_release"]["method"] == "elicitation/create"
 
         approve = ElicitResult(action="accept", content={"approved": True})
-        assert answers_of(task, {"unknown": approve, "approve_release": approve}) == ["approve_release"]
-        assert answers_of(task, {"approve_release": approve}) == []  # answered already: ignored
+        assert table.deliver(task, {"unknown": approve, "approve_release": approve}) == ["approve_release"]
+        assert table.deliver(task, {"approve_release": approve}) == []  # answered already: ignored
         await until(task, lambda t: t.terminal)
     done = modern_detailed(task)
     assert done["status"] == "completed" and done["resultType"] == "complete"
@@ -86,7 +86,7 @@ async def test_cancel_stops_the_work_once_and_ended_tasks_stay_ended() -> None:
         assert await task.cancel() is True
         assert await task.cancel() is False
         assert task.status == "cancelled"
-        assert answers_of(task, {"anything": ElicitResult(action="decline")}) == []
+        assert table.deliver(task, {"anything": ElicitResult(action="decline")}) == []
         assert table.find(task.task_id) is task
 
 

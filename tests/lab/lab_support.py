@@ -1,5 +1,6 @@
 """The lab's tests run the real ``Lab`` against real demo servers: in this process over the memory transport (each
-instance its own ``build_server(flaw)``, so its own memory and, for ``own-key``, its own sealing key), or as
+instance its own ``build_server(flaw)``, so its own memory and, for ``own-key``, its own sealing key; a task folder
+both share), or as
 processes through the CLI. ``InProcessTargets`` is the composition root's side for the first kind.
 """
 
@@ -12,6 +13,7 @@ from typing import Any, Final
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import example_answers_path
+from inspector.cli.lab_commands import shared_task_folder
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
 from inspector.lab.lab import Lab
@@ -39,6 +41,8 @@ class InProcessTargets:
         self.folder = folder
         self.made: dict[str, str] = {}
         self.started: list[str] = []
+        self.tasks = shared_task_folder()
+        """Both instances keep their tasks here, as ``inspector lab --demo`` has them do (``own-tasks`` aside)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -49,7 +53,8 @@ class InProcessTargets:
 
     def transport(self, name: str) -> Transport:
         self.started.append(name)
-        return MemoryTransport(serve(lambda: build_server(self.flaw)), name=f"{NAME} {name}")
+        server = serve(lambda: build_server(self.flaw, task_dir=self.tasks))
+        return MemoryTransport(server, name=f"{NAME} {name}")
 
     def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:
         recorder = None

@@ -19,6 +19,7 @@ from inspector.cli import app
 from inspector.cli.lab_commands import pair_calls
 
 WORK_ITEM = ["--call", "update_work_item", "--args", '{"workItemId": 7, "fields": {}}']
+TASK_TOOLS = ["--call", "deploy_release", "--args", '{"version": "1.2"}', "--call", "nightly_build"]
 
 
 def test_each_args_belongs_to_the_call_before_it() -> None:
@@ -56,8 +57,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
                   str(folder / "sound.jsonl")],
         "sticky": ["lab", "stateless", "--demo", "--flaw", "sticky-state", *WORK_ITEM, "--json", "--junit",
                    str(folder / "sticky.xml"), "--no-record"],
+        "tasks": ["lab", "stateless", "--demo", *TASK_TOOLS, "--json", "--no-record"],
+        "own-tasks": ["lab", "stateless", "--demo", "--flaw", "own-tasks", *TASK_TOOLS, "--json", "--no-record"],
     }  # fmt: skip
-    found = start_many(commands, cli_env(folder / "data")).wait()
+    # The demo's tasks work for a tenth of their time (its poll hint follows, down to 50 ms).
+    found = start_many(commands, cli_env(folder / "data", INSPECTOR_DEMO_TASK_SCALE="0.1")).wait()
     found["folder"] = CliRun([], 0, str(folder), "")
     return found
 
@@ -85,3 +89,32 @@ def test_a_flawed_demo_is_red_naming_the_check_and_the_cause(runs: dict[str, Cli
     suites = ElementTree.parse(Path(runs["folder"].stdout) / "sticky.xml").getroot()
     failures = [failure for suite in suites for case in suite if (failure := case.find("failure")) is not None]
     assert len(failures) == 2 and "process memory" in (failures[0].get("message") or "")
+
+
+def test_two_demo_processes_share_their_tasks(runs: dict[str, CliRun]) -> None:
+    """Each process runs the tasks it made; the other finds them (stateless 3) and takes part in them (stateless 2:
+    polls, the approval and the result on the other process) through the folder both were given."""
+    run = runs["tasks"]
+    assert run.code == 0, run.stdout + run.stderr
+    doc = json.loads(run.stdout)
+    assert [row for row in doc["rows"] if row["verdict"] != "pass"] == []
+    crossing = {row["check"]: row for row in doc["rows"] if row["group"] == "stateless 2"}
+    assert set(crossing) == {"tools/call deploy_release · A⇄B", "tools/call deploy_release · B⇄A"}
+    assert all(len(row["route"].split()) > 4 for row in crossing.values()), "the polls crossed too"
+    found = [row for row in doc["rows"] if row["group"] == "stateless 3"]
+    assert [row["check"].split(":")[0] for row in found] == ["tools/call deploy_release", "tools/call nightly_build"]
+    assert all(row["why"].startswith("B knows the task A made") for row in found)
+
+
+def test_a_demo_keeping_its_tasks_to_itself_fails_the_task_checks(runs: dict[str, CliRun]) -> None:
+    run = runs["own-tasks"]
+    assert run.code == 1, run.stderr
+    doc = json.loads(run.stdout)
+    failed = [row for row in doc["rows"] if row["verdict"] == "fail"]
+    assert {(row["group"], row["check"].split(" · ")[0].split(":")[0]) for row in failed} == {
+        ("stateless 2", "tools/call deploy_release"),
+        ("stateless 3", "tools/call deploy_release"),
+        ("stateless 3", "tools/call nightly_build"),
+    }
+    assert all("does not know the task" in row["why"] for row in failed)
+    assert all(row["try"].startswith("keep tasks in a store every instance reads") for row in failed)

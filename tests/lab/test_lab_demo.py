@@ -7,13 +7,19 @@ import pytest
 from lab_support import CALLS, WEATHER, WORK_ITEM, explain, rows, run_lab
 
 from inspector.demo.flaw_names import STATE_KEY_ENV
+from inspector.demo.task_model import SCALE_ENV
+from inspector.lab.plan import tool_call
 from inspector.lab.report import EXIT_FAIL, EXIT_PASS
+
+TASK_TOOLS = [tool_call("deploy_release", {"version": "1.2"}), tool_call("nightly_build", {})]
 
 
 @pytest.fixture(autouse=True)
 def _shared_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both instances seal requestState under one key, as ``inspector lab --demo`` has them do."""
+    """Both instances seal requestState under one key, as ``inspector lab --demo`` has them do; the task tools work
+    for a tenth of their time."""
     monkeypatch.setenv(STATE_KEY_ENV, "k" * 40)
+    monkeypatch.setenv(SCALE_ENV, "0.1")
 
 
 async def test_the_sound_demo_passes_every_check() -> None:
@@ -82,3 +88,24 @@ async def test_own_key_fails_the_crossing_with_a_state_sealed_per_instance() -> 
     assert len(failed) == 2, explain(report)
     assert "refused the requestState" in failed[0].why and "key each instance makes for itself" in failed[0].why
     assert "same sealing key" in failed[0].hint
+
+
+async def test_the_sound_demo_shares_its_tasks_between_instances() -> None:
+    """Both task tools made on one instance and followed on the other: a poll, the approval (``tasks/update``) and
+    the result on B of a task A runs, and the other way round; a new client finds each task on B by its id."""
+    report = await run_lab(calls=TASK_TOOLS, checks=("stateless",))
+    assert report.exit_code == EXIT_PASS, explain(report)
+    crossing = rows(report, "stateless 2", "pass")
+    assert [r.check for r in crossing] == ["tools/call deploy_release · A⇄B", "tools/call deploy_release · B⇄A"]
+    found = rows(report, "stateless 3", "pass")
+    assert len(found) == 2 and all(r.why.startswith("B knows the task A made") for r in found), explain(report)
+
+
+async def test_own_tasks_fails_the_task_checks_naming_the_store() -> None:
+    report = await run_lab("own-tasks", calls=TASK_TOOLS, checks=("stateless",))
+    assert report.exit_code == EXIT_FAIL
+    assert rows(report, "stateless 1", "fail") == [], "on B alone every task is B's own"
+    assert len(rows(report, "stateless 2", "fail")) == 2, explain(report)
+    lost = rows(report, "stateless 3", "fail")
+    assert len(lost) == 2 and all("the task lives where only A finds it" in r.why for r in lost), explain(report)
+    assert all(r.hint.startswith("keep tasks in a store every instance reads") for r in lost)

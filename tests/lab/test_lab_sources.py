@@ -16,7 +16,7 @@ from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.in_process import demo_peer, serve
 from inspector.lab.lab import Lab
 from inspector.lab.plan import LabOptions, calls_from_recording, tool_call
-from inspector.lab.render import print_report
+from inspector.lab.render import MARK, print_report
 from inspector.replay.loader import build_loaded, load_recording
 from inspector.session import records
 from inspector.session.recorder import Recorder
@@ -90,3 +90,17 @@ async def test_with_no_cross_request_state_the_report_says_so() -> None:
     console = Console(width=160, record=True, color_system=None)
     print_report(console, report)
     assert "no cross-request state seen (every call stood alone)" in console.export_text()
+
+
+async def test_a_narrow_terminal_gets_each_row_as_a_block_not_a_crushed_table() -> None:
+    """A pipe is 80 columns wide: every row's check stays on one line with its verdict, and its why reads whole."""
+    report = await Lab(Shop(), demo_answers(), LabOptions([tool_call("checkout", {"cart": "x"})], ("stateless",))).run()
+    console = Console(width=80, record=True, color_system=None)
+    print_report(console, report)
+    text = console.export_text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "┃" not in text, "no table at this width"
+    joined = " ".join(line.strip() for line in text.splitlines())
+    for row in report.rows:
+        assert f"{MARK[row.verdict]}  {row.group} · {row.check}" in text
+        assert f"why: {row.why}" in joined

@@ -73,7 +73,7 @@ def _print_table(console: Console, report: LabReport) -> None:
     table = Table(show_lines=False, expand=True, title="inspector lab", title_justify="left")
     table.add_column("group", no_wrap=True)
     table.add_column("check", ratio=3)
-    table.add_column("route", ratio=1, overflow="fold")
+    table.add_column("route", ratio=2)
     table.add_column("verdict", no_wrap=True)
     table.add_column("why", ratio=5)
     table.add_column("try", ratio=3)

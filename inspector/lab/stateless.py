@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable
 
 from inspector.lab import evidence
@@ -20,6 +21,7 @@ from inspector.lab.report import Row
 from inspector.lab.routing import Route
 from inspector.protocol.sanitize import one_line
 from inspector.replay.rerun import Comparison
+from inspector.session.timeline import Round
 
 AddRow = Callable[[Row], None]
 SAME_CATALOG = (
@@ -86,6 +88,15 @@ async def group_two(main: LabSession, baseline: Baseline, options: LabOptions, a
             add(_judged_crossing(reference, live, options, Route(first, alternate=True).label(main.routed.names)))
 
 
+def _task_followed(rounds: list[Round]) -> str:
+    """What the call's task rounds show when they went to both instances (the task lives where both find it)."""
+    on_tasks = [r for r in rounds if r.method.startswith("tasks/")]
+    if len({r.instance for r in on_tasks}) < 2:
+        return ""
+    counts = ", ".join(f"{n} {method}" for method, n in Counter(r.method for r in on_tasks).items())
+    return f"; its task was followed on both instances ({counts})"
+
+
 def _judged_crossing(reference: Reference, live: Ran, options: LabOptions, route_label: str) -> Row:
     label = f"{reference.call.label} · {route_label}"
     comparison = compared(reference.ran.call, live, options)
@@ -100,7 +111,7 @@ def _judged_crossing(reference: Reference, live: Ran, options: LabOptions, route
             if carried
             else f"the same result as on A after {crossed} (no requestState: the answers alone sufficed)"
         )
-        return Row("stateless 2", label, live.route, "pass", why, call=live.call.index)
+        return Row("stateless 2", label, live.route, "pass", why + _task_followed(rounds), call=live.call.index)
     cause = evidence.crossing_cause(live.call, reference.ran.call)
     if cause is None:
         detail = f" ({one_line(live.outcome.detail, 120)})" if live.outcome.detail else ""

@@ -97,6 +97,7 @@ async def test_the_sound_demo_shares_its_tasks_between_instances() -> None:
     assert report.exit_code == EXIT_PASS, explain(report)
     crossing = rows(report, "stateless 2", "pass")
     assert [r.check for r in crossing] == ["tools/call deploy_release · A⇄B", "tools/call deploy_release · B⇄A"]
+    assert all("its task was followed on both instances (" in r.why and "tasks/update" in r.why for r in crossing)
     found = rows(report, "stateless 3", "pass")
     assert len(found) == 2 and all(r.why.startswith("B knows the task A made") for r in found), explain(report)
 

@@ -16,8 +16,9 @@ import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -28,7 +29,7 @@ from inspector.answers.base import AnswerSource
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import error_console, say_error
-from inspector.cli.wiring import DEMO_COMMAND, build_transport, run_loop, session_over
+from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
 from inspector.lab.events import LabEvent, RowAdded, StageStarted
 from inspector.lab.plan import CHECKS, LabCall, LabOptions, calls_from_recording, tool_call
@@ -40,6 +41,9 @@ from inspector.replay.loader import RecordingError, build_loaded, load_recording
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target, TargetError, parse_env, parse_headers
 from inspector.transport.base import Transport
+
+if TYPE_CHECKING:
+    from inspector.transport.oauth.config import AuthConfig
 
 CALLS_META: Final = "inspector.lab.calls"
 DEMO_EXTRA: Final = [("tool", "update_work_item", {"workItemId": 4343, "fields": {"state": "Resolved"}})]
@@ -83,12 +87,22 @@ def pair_calls(args: list[str]) -> list[tuple[str, str | None]] | str:
 class CliTargets:
     """``LabTargets`` over the command line's instances: transports from the wiring, one recording per part."""
 
-    def __init__(self, targets: dict[str, Target], opts: ConnectOptions, *, record: Path | None) -> None:
+    def __init__(
+        self,
+        targets: dict[str, Target],
+        opts: ConnectOptions,
+        *,
+        record: Path | None,
+        auth: Mapping[str, AuthConfig | None] | None = None,
+    ) -> None:
         self.targets = targets
         self.opts = opts
         self.record = record
+        self.auth = dict(auth or {})
+        """How each HTTP instance is logged in to when it asks (none: a 401 stands, as with --no-login)."""
         self._made: dict[str, str] = {}
-        self._secrets = sorted({s for t in targets.values() for s in t.secrets()})
+        logins = [s for a in self.auth.values() if a is not None for s in a.credentials.secrets()]
+        self._secrets = sorted({*(s for t in targets.values() for s in t.secrets()), *logins})
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -102,7 +116,7 @@ class CliTargets:
         return spec
 
     def transport(self, name: str) -> Transport:
-        return build_transport(self.targets[name])
+        return build_transport(self.targets[name], self.auth.get(name))
 
     def _path(self, part: str) -> Path | None:
         if self.record is None:
@@ -233,7 +247,7 @@ IgnoreOpt = Annotated[list[str] | None, typer.Option("--ignore", help="A result 
 JunitOpt = Annotated[Path | None, typer.Option("--junit", help="Also write the verdicts as JUnit XML (for CI).")]
 
 
-@connects(Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS)
+@connects(Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS, Group.LOGIN)
 def lab(
     ctx: typer.Context,
     check: CheckArg = None,
@@ -270,7 +284,8 @@ def lab(
         opts.stub_model = True
     source = opts.answer_source()
     options = LabOptions(calls, (check,) if check else CHECKS, patterns, era=opts.era_mode())
-    cli_targets = CliTargets(targets, opts, record=opts.recording())
+    logins = {name: login_config(target, opts.login(), error_console()) for name, target in targets.items()}
+    cli_targets = CliTargets(targets, opts, record=opts.recording(), auth=logins)
     from inspector.lab.lab import Lab  # the lab itself only when it runs: `inspector --help` stays light
 
     runner = Lab(cli_targets, source, options)

@@ -7,7 +7,8 @@ The causes seed 004 and SEP-2322 name, each read off the rounds of the failing c
 - state kept in process memory: after a crossing, the instance asked again a question an earlier round had been
   answered (the answer never reached it through requestState);
 - a state sealed with a key each instance makes for itself: the instance refused, with an error, an opaque state
-  the other one minted;
+  the other one minted (or, when the requests carried credentials, a state bound to a login that differs between
+  the instances);
 - another version of the tool on that instance (seed 000's rolling upgrade): it asked for a key the all-on-A run
   never asked, or could not read a readable state;
 - a 2025-era protocol session: the instance never saw the ``initialize`` the other one answered.
@@ -35,6 +36,9 @@ SHARE_A_KEY: Final = (
     "give every instance the same sealing key (the Python SDK: MCPServer(request_state_security="
     "RequestStateSecurity(keys=[a shared secret])); its default key is made by each process for itself"
 )
+ONE_LOGIN: Final = (
+    "and have every instance trust one authorization server, so one login is the same client and user on each"
+)
 ROLLING_UPGRADE: Final = (
     "if B runs another version, run the lab with --server OLD --server NEW (seed 000's rolling upgrade): a new "
     "version must read the old one's state and ask only what it still misses"
@@ -51,6 +55,12 @@ PER_REQUEST_CAPABILITIES: Final = (
     "read io.modelcontextprotocol/clientCapabilities from each request's _meta (2026-07-28: a server MUST NOT "
     "infer capabilities from prior requests)"
 )
+
+
+def _logged_in(round_: Round) -> bool:
+    """Did the round's request carry credentials (an Authorization header, recorded redacted)?"""
+    http = round_.request.http
+    return http is not None and any(name.lower() == "authorization" for name in http.request_headers)
 
 
 def _b64(text: str) -> bytes | None:
@@ -208,6 +218,13 @@ def _at_crossing(round_: Round, previous: Round, answered_in: dict[str, int]) ->
                 f"{here} could not use the {form.split(',')[0]} state {there} wrote ({_error(round_)}): another "
                 f"version of the tool on {here}?",
                 ROLLING_UPGRADE,
+            )
+        if _logged_in(round_) and _logged_in(previous):
+            return (
+                f"{here} refused the requestState {there} minted ({_error(round_)}), {form}: a state sealed with a "
+                "key each instance makes for itself, or bound to a login that differs between them (behind OAuth "
+                "the Python SDK binds a sealed state to the token's client, issuer and subject)",
+                f"{SHARE_A_KEY}; {ONE_LOGIN}",
             )
         return (
             f"{here} refused the requestState {there} minted ({_error(round_)}), {form}: a state sealed with a key "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -20,6 +21,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from http_interop_support import STARTUP_TIMEOUT, cli_env, run_cli, stop, wait_for_line
 
+from inspector.cli.demo_flows import example_answers_path
+from inspector.demo.flaw_names import STATE_KEY_ENV, TASK_DIR_ENV
+
 pytestmark = pytest.mark.timeout(180)
 
 BROWSER = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'fixtures' / 'oauth_browser.py'} %s"
@@ -27,14 +31,15 @@ NO_BROWSER = {"BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""}
 
 
 @contextlib.contextmanager
-def auth_demo() -> Iterator[tuple[str, str]]:
-    """The demo behind OAuth as a process; yields (MCP URL, issuer)."""
+def auth_demo(env: dict[str, str] | None = None) -> Iterator[tuple[str, str]]:
+    """The demo behind OAuth as a process (with ``env`` added to this one's); yields (MCP URL, issuer)."""
     process = subprocess.Popen(
         [sys.executable, "-c", "from inspector.cli import main; main()", "demo-server", "--http", "--auth"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, **(env or {})},
     )
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
@@ -107,3 +112,34 @@ def test_with_no_browser_and_no_terminal_a_login_fails_at_once(tmp_path: Path) -
         f"or log in first: inspector auth login {url} (no login was started here: there is no browser here and "
         "no terminal to paste the redirect into)"
     ) in run.said
+
+
+def test_the_lab_logs_in_to_each_instance_behind_oauth(tmp_path: Path) -> None:
+    """Two instances of the demo behind OAuth, one sealing key and one task folder but each its own authorization
+    server: ``inspector lab stateless`` logs in to each as it first asks (the stand-in browser consents) and routes
+    the calls between them. B answers every call on its own login (group 1), but refuses the state A sealed: the
+    SDK binds a sealed state to the login, and two authorization servers make two logins, which the row names. No
+    secret of either login is in the output or the recording."""
+    config = tmp_path / "config"
+    env = cli_env(tmp_path / "data", INSPECTOR_CONFIG_DIR=str(config), INSPECTOR_TOKEN_STORE="file", BROWSER=BROWSER)
+    deployment = {STATE_KEY_ENV: "s" * 40, TASK_DIR_ENV: str(tmp_path / "tasks")}
+    with auth_demo(deployment) as (a, _), auth_demo(deployment) as (b, _):
+        record = tmp_path / "lab.jsonl"
+        run = run_cli(
+            "lab", "stateless", "--server", a, "--server", b, "--call", "update_work_item", "--args",
+            '{"workItemId": 7, "fields": {}}', "--answers", str(example_answers_path()), "--json", "--record",
+            str(record), env=env,
+        )  # fmt: skip
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.said.count("login needed for") == 2 and f"login needed for {a}" in run.said
+    doc = run.document()
+    assert [row["verdict"] for row in doc["rows"] if row["group"] == "stateless 1"] == ["pass", "pass"]
+    crossed = [row for row in doc["rows"] if row["group"] == "stateless 2"]
+    assert [row["verdict"] for row in crossed] == ["fail", "fail"]
+    assert all("bound to a login that differs between them" in row["why"] for row in crossed)
+    assert all("trust one authorization server" in row["try"] for row in crossed)
+    stored = secrets_stored(config)
+    assert len(stored) >= 2
+    recordings = "".join(p.read_text() for p in tmp_path.glob("lab*.jsonl"))
+    for secret in stored:
+        assert secret not in run.stdout + run.stderr and secret not in recordings

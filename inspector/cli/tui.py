@@ -73,7 +73,7 @@ def open_tui(
         record_path_text=str(record) if record is not None else None,
         roots=roots,
         stub_sampling=stub_sampling,
-        lab_factory=TuiLabFactory(record=record is not None),
+        lab_factory=TuiLabFactory(record=record is not None, login=choices, face=face),
         login=face,
     )
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from secrets import token_hex
+from typing import TYPE_CHECKING
 
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import example_answers_path
 from inspector.cli.lab_commands import CliTargets, demo_calls, demo_instances, shared_task_folder
-from inspector.cli.options import ConnectOptions
-from inspector.cli.wiring import DEMO_COMMAND, default_recording_path
+from inspector.cli.options import ConnectOptions, LoginChoices
+from inspector.cli.wiring import DEMO_COMMAND, default_recording_path, login_config
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
 from inspector.lab.lab import Lab
@@ -30,6 +31,9 @@ from inspector.targets.target import Target, TargetError
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport, StepClock
 from inspector.ui.lab_port import LabAsk, LabChoice, LabRefused
+
+if TYPE_CHECKING:
+    from inspector.protocol.oauth import Login
 
 
 def is_demo(target: Target) -> bool:
@@ -75,11 +79,21 @@ def instances(ask: LabAsk) -> dict[str, Target]:
 
 
 class TuiLabFactory:
-    """``LabFactory`` over real instances (processes, URLs); ``record``: record each lab session."""
+    """``LabFactory`` over real instances (processes, URLs); ``record``: record each lab session; an instance behind
+    OAuth is logged in to as the TUI's own sessions are (``login``, through the login screen ``face``)."""
 
-    def __init__(self, *, record: bool = True, data_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        record: bool = True,
+        data_dir: Path | None = None,
+        login: LoginChoices | None = None,
+        face: Login | None = None,
+    ) -> None:
         self.record = record
         self.data_dir = data_dir
+        self.login = login or LoginChoices()
+        self.face = face
 
     def suggested(self, target: Target) -> list[LabChoice]:
         return suggested_demo_calls() if is_demo(target) else []
@@ -92,7 +106,8 @@ class TuiLabFactory:
         calls = lab_calls(ask)
         source = demo_answers() if is_demo(ask.target) else answers
         path = default_recording_path(self.data_dir) if self.record else None
-        cli_targets = CliTargets(targets, ConnectOptions(), record=path)
+        auth = {name: login_config(t, self.login, quiet=True, face=self.face) for name, t in targets.items()}
+        cli_targets = CliTargets(targets, ConnectOptions(), record=path, auth=auth)
         return Lab(cli_targets, source, LabOptions(calls, ask.checks, era=ask.target.era))
 
 

@@ -13,6 +13,7 @@ from typing import Final, Protocol
 
 from inspector.answers.base import AnswerSource
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import request_label, used_item
 from inspector.replay.diff import JsonPath
 from inspector.replay.rerun import rerun_plan
 from inspector.session.session import EraMode, InspectorSession
@@ -35,16 +36,12 @@ class LabCall:
     @property
     def name(self) -> str:
         """The tool or prompt name, or the resource URI."""
-        for key in ("name", "uri"):
-            value = self.params.get(key)
-            if isinstance(value, str):
-                return value
-        return ""
+        return used_item(self.params)
 
     @property
     def label(self) -> str:
         """``tools/call update_work_item``."""
-        return f"{self.method} {self.name}".strip()
+        return request_label(self.method, self.params)
 
 
 def tool_call(name: str, arguments: JsonObject | None = None) -> LabCall:

@@ -7,6 +7,7 @@ answer ``input_required``, which result types exist.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -81,6 +82,20 @@ UNSUBSCRIBE: Final = "resources/unsubscribe"
 SUBSCRIPTION_METHODS: Final[frozenset[str]] = frozenset({LISTEN, SUBSCRIBE})
 """The calls that are subscriptions: held open (a listen's stream) or gathering updates until the client ends
 them, so a round without a reply is their normal state, not a fault."""
+
+
+def used_item(params: Mapping[str, object]) -> str:
+    """The catalog item a use request names: the tool's or prompt's ``name``, the resource's ``uri`` ("" if none)."""
+    for key in ("name", "uri"):
+        value = params.get(key)
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+def request_label(method: str, params: Mapping[str, object]) -> str:
+    """A request as people name it: ``tools/call update_work_item``, ``resources/read demo://report``."""
+    return f"{method} {used_item(params)}".strip()
 
 
 def allows_input_required(method: str) -> bool:

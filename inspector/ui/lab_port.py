@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
+from inspector.protocol.methods import request_label, used_item
+
 if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.lab.events import LabListener
@@ -45,16 +47,12 @@ class LabChoice:
     @property
     def name(self) -> str:
         """The tool or prompt name, or the resource URI."""
-        for key in ("name", "uri"):
-            value = self.params.get(key)
-            if isinstance(value, str):
-                return value
-        return ""
+        return used_item(self.params)
 
     @property
     def label(self) -> str:
         """``tools/call update_work_item``."""
-        return f"{self.method} {self.name}".strip()
+        return request_label(self.method, self.params)
 
 
 @dataclass(frozen=True, slots=True)

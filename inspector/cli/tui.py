@@ -63,19 +63,19 @@ def open_tui(
     """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
     from inspector.cli.tui_lab import TuiLabFactory
     from inspector.ui.app import run_app
+    from inspector.ui.app_settings import AppSettings
 
     choices = login or LoginChoices()
     face = screen_login(choices)
-    return run_app(
-        make_session_factory(record, choices, face),
-        target,
+    settings = AppSettings(
         theme=theme,
         record_path_text=str(record) if record is not None else None,
-        roots=roots,
+        roots=tuple(roots) if roots is not None else None,
         stub_sampling=stub_sampling,
         lab_factory=TuiLabFactory(record=record is not None, login=choices, face=face),
         login=face,
     )
+    return run_app(make_session_factory(record, choices, face), target, settings)
 
 
 def screen_login(choices: LoginChoices) -> ScreenLogin:

@@ -1,8 +1,9 @@
 """``InspectorApp``: the Textual application. The composition root (``inspector.cli``) calls ``run_app``.
 
-The app holds no protocol logic: it picks the theme, builds the interactive answers source, and opens the connect
-screen (no target) or the main screen (a target), which asks the injected ``session_factory`` for a session, or
-(``run_replay``) the main screen on a recording, read-only, with no session at all.
+The app holds no protocol logic: given the composition root's ``AppSettings``, it picks the theme, builds the
+interactive answers source, and opens the connect screen (no target) or the main screen on a target's
+``LiveSession``, which asks the injected ``session_factory`` for a session, or (``run_replay``) the main screen on a
+recording, read-only, with no session at all.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from textual.message import Message
 
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import KeyHold
 from inspector.ui.keys import Key, bindings, gather_keys, typing, wants_tab
 from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.live_session import LiveSession
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.themes import DEFAULT_THEME, default_variables, load_themes, shipped_themes_dir
 
@@ -36,9 +39,7 @@ if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
     from inspector.targets.target import Target
-    from inspector.ui.lab_port import LabFactory
     from inspector.ui.recorded import Recording
-    from inspector.ui.screen_login import ScreenLogin
     from inspector.ui.session_port import SessionFactory, SessionPort
 
 
@@ -63,44 +64,29 @@ class InspectorApp(App[None]):
         self,
         session_factory: SessionFactory | None,
         target: Target | None,
-        theme: str | None = None,
-        record_path_text: str | None = None,
+        settings: AppSettings | None = None,
         *,
-        config_dir: Path | None = None,
-        home: Path | None = None,
-        cwd: Path | None = None,
-        roots: Iterable[str | Path] | None = None,
-        stub_sampling: bool = False,
         answers: AnswerSource | None = None,
         session: SessionPort | None = None,
         replay: Recording | None = None,
-        lab_factory: LabFactory | None = None,
-        login: ScreenLogin | None = None,
     ) -> None:
         super().__init__()
-        self.lab_factory = lab_factory
-        """Makes the Lab screen's runs (None: no lab here)."""
-        self.login = login
-        """How a person logs in to a server behind OAuth (the sessions' factory was given the same one)."""
-        self.replay = replay
-        """A recording to show read-only instead of connecting (``target`` is then ignored)."""
+        self.settings = settings if settings is not None else AppSettings()
         self.session_factory = session_factory
         self.target = target
-        self.record_path_text = record_path_text
-        self.config_dir = config_dir if config_dir is not None else known_targets.config_dir()
-        self.home = home
-        self.cwd = cwd
+        self.preset_session = session
+        self.replay = replay
+        """A recording to show read-only instead of connecting (``target`` is then ignored)."""
+        self.config_dir = self.settings.config_dir or known_targets.config_dir()
+        roots = self.settings.roots
         self.roots: list[Root] = [root_from_path(path) for path in (roots if roots is not None else [Path.cwd()])]
         """The roots offered for roots/list (the roots modal may edit them)."""
-        self.stub_sampling = stub_sampling
-        """When True, every sampling request is answered by the stub model without asking."""
-        self.preset_session = session
         self.answers: AnswerSource = answers if answers is not None else self._interactive_answers()
         self.theme_problems: list[str] = []
         """Theme files that were skipped (reported once, at mount)."""
         self.theme_names: list[str] = self._register_themes()
         """Names of the inspector themes, in the order ``t`` cycles through them."""
-        wanted = theme or DEFAULT_THEME
+        wanted = self.settings.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
             self.theme_problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
@@ -117,7 +103,7 @@ class InspectorApp(App[None]):
         return InteractiveAnswers(
             self,
             lambda: self.roots,
-            lambda: self.stub_sampling,
+            lambda: self.settings.stub_sampling,
             server_host=self.server_host,
             questions_left=self.questions_left,
         )
@@ -155,31 +141,22 @@ class InspectorApp(App[None]):
         for problem in self.theme_problems:
             self.notify(problem, title="theme", severity="warning", timeout=8)
         if self.replay is not None:
-            self.push_screen(
-                MainScreen(self.replay.target(), None, self.answers, config_dir=self.config_dir, replay=self.replay)
-            )
+            self.push_screen(MainScreen(self.replay, self.answers))
         elif self.target is not None:
             self.push_screen(self._main(self.target, can_go_back=False))
         else:
             self._choose_target()
 
     def _main(self, target: Target, *, can_go_back: bool) -> MainScreen:
-        return MainScreen(
-            target,
-            self.session_factory,
-            self.answers,
-            recording=self.record_path_text,
-            config_dir=self.config_dir,
-            can_go_back=can_go_back,
-            session=self.preset_session,
-        )
+        live = LiveSession(target, self.session_factory, self.answers, self.preset_session, config_dir=self.config_dir)
+        return MainScreen(live, self.answers, recording=self.settings.record_path_text, can_go_back=can_go_back)
 
     def _choose_target(self) -> None:
         def chosen(target: Target | None) -> None:
             if target is not None:
                 self.push_screen(self._main(target, can_go_back=True), lambda _: self._choose_target())
 
-        self.push_screen(ConnectScreen(self.config_dir, home=self.home, cwd=self.cwd), chosen)
+        self.push_screen(ConnectScreen(self.config_dir, home=self.settings.home, cwd=self.settings.cwd), chosen)
 
     # ------------------------------------------------------------------------------------------------ keys
     def _hand_on_held_keys(self) -> None:
@@ -239,26 +216,13 @@ class InspectorApp(App[None]):
             yield SystemCommand(f"{key.description} ({key.key})", key.tooltip, run)
 
 
-def run_app(
-    session_factory: SessionFactory | None,
-    target: Target | None,
-    *,
-    theme: str | None = None,
-    record_path_text: str | None = None,
-    roots: Iterable[str | Path] | None = None,
-    stub_sampling: bool = False,
-    lab_factory: LabFactory | None = None,
-    login: ScreenLogin | None = None,
-) -> int:
+def run_app(session_factory: SessionFactory | None, target: Target | None, settings: AppSettings) -> int:
     """Run the TUI until the user quits; returns the process exit code. The recording's path is said again once the
     screen is gone (the header said it all along), so it is in the terminal to copy."""
-    app = InspectorApp(
-        session_factory, target, theme, record_path_text, roots=roots, stub_sampling=stub_sampling,
-        lab_factory=lab_factory, login=login,
-    )  # fmt: skip
+    app = InspectorApp(session_factory, target, settings)
     app.run()
-    if record_path_text:
-        sys.stdout.write(f"recording: {record_path_text}\n")
+    if settings.record_path_text:
+        sys.stdout.write(f"recording: {settings.record_path_text}\n")
     return app.return_code or 0
 
 
@@ -266,6 +230,6 @@ def run_replay(loaded: Loaded, *, step: bool = False, theme: str | None = None) 
     """Show a loaded recording in the TUI, read-only (``step``: message by message); returns the exit code."""
     from inspector.ui.recorded import Recording
 
-    app = InspectorApp(None, None, theme, None, replay=Recording.from_loaded(loaded, step=step))
+    app = InspectorApp(None, None, AppSettings(theme=theme), replay=Recording.from_loaded(loaded, step=step))
     app.run()
     return app.return_code or 0

@@ -8,6 +8,7 @@ app's own event loop, so messages are posted directly; an event from another thr
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -31,84 +32,73 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
 
+# The messages are dataclasses, as Textual's own are: each one's fields are what its constructor takes.
+@dataclass
 class TimelineChanged(Message):
     """Base of every bridge message: something on the timeline changed."""
 
-    def __init__(self, timeline: Timeline) -> None:
-        super().__init__()
-        self.timeline = timeline
-        """The timeline that changed."""
+    timeline: Timeline
+    """The timeline that changed."""
 
 
-class CallWasStarted(TimelineChanged):
+@dataclass
+class CallChanged(TimelineChanged):
+    """Something happened to one call: it started or ended, or one of its rounds changed."""
+
+    call: Call
+    """The call (new, changed or ended)."""
+
+
+class CallWasStarted(CallChanged):
     """A call was added to the timeline."""
 
-    def __init__(self, timeline: Timeline, call: Call) -> None:
-        super().__init__(timeline)
-        self.call = call
-        """The new call."""
 
-
-class RoundWasStarted(TimelineChanged):
-    """A round (our request, or a legacy server request) was added to a call."""
-
-    def __init__(self, timeline: Timeline, call: Call, round_: Round) -> None:
-        super().__init__(timeline)
-        self.call = call
-        """The call the round belongs to."""
-        self.round = round_
-        """The new round."""
-
-
-class RoundWasUpdated(TimelineChanged):
-    """A round changed: response, answer, notification or finding."""
-
-    def __init__(self, timeline: Timeline, call: Call, round_: Round) -> None:
-        super().__init__(timeline)
-        self.call = call
-        """The call the round belongs to."""
-        self.round = round_
-        """The round that changed."""
-
-
-class CallWasFinished(TimelineChanged):
+class CallWasFinished(CallChanged):
     """A call ended (any status)."""
 
-    def __init__(self, timeline: Timeline, call: Call) -> None:
-        super().__init__(timeline)
-        self.call = call
-        """The call that ended."""
+
+@dataclass
+class RoundChanged(CallChanged):
+    """Something happened to one round of a call."""
+
+    round: Round
+    """The round (new or changed)."""
 
 
+class RoundWasStarted(RoundChanged):
+    """A round (our request, or a legacy server request) was added to a call."""
+
+
+class RoundWasUpdated(RoundChanged):
+    """A round changed: response, answer, notification or finding."""
+
+
+@dataclass
 class ConsoleWasAppended(TimelineChanged):
     """A console line arrived (stderr, log notification, transport note)."""
 
-    def __init__(self, timeline: Timeline, line: ConsoleLine) -> None:
-        super().__init__(timeline)
-        self.line = line
-        """The new line."""
+    line: ConsoleLine
+    """The new line."""
 
 
+@dataclass
 class FindingWasRaised(TimelineChanged):
     """A finding was raised."""
 
-    def __init__(self, timeline: Timeline, finding: Finding) -> None:
-        super().__init__(timeline)
-        self.finding = finding
-        """The new finding."""
+    finding: Finding
+    """The new finding."""
 
 
 class SessionWasChanged(TimelineChanged):
     """Era, server info or connection state changed."""
 
 
+@dataclass
 class SessionRowWasChanged(TimelineChanged):
     """A server request of no call (a session row) arrived, was answered, or got our reply."""
 
-    def __init__(self, timeline: Timeline, round_: Round) -> None:
-        super().__init__(timeline)
-        self.round = round_
-        """The session row (``Timeline.session``)."""
+    round: Round
+    """The session row (``Timeline.session``)."""
 
 
 def to_message(timeline: Timeline, event: TimelineEvent) -> TimelineChanged:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from inspector.answers.base import InputRequest, InputResponse
     from inspector.ui.key_hold import Hold
-    from inspector.ui.modals.base import AnswerModal
+    from inspector.ui.modals.base import AnswerModal, AskedFor
     from inspector.ui.modals.roots import RootsReply
     from inspector.ui.modals.sampling import SamplingReply
     from inspector.ui.modals.url_consent import Opener
@@ -120,46 +120,43 @@ class InteractiveAnswers:
         method = request.get("method")
         raw = request.get("params")
         params: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        call = CURRENT_CALL.get()
         # The modals (and the validators behind them) are imported when the first one opens, not at startup:
         # the TUI's first paint should not wait for forms nobody asked for yet.
+        from inspector.ui.modals.base import AskedFor
         from inspector.ui.modals.elicitation import ElicitationModal
         from inspector.ui.modals.url_consent import UrlConsentModal
 
+        asked = AskedFor(CURRENT_CALL.get(), key)
         if method == ELICITATION:
             if params.get("mode") == "url":
-                url_modal = UrlConsentModal(
-                    params, call=call, key=key, server_host=self.server_host, opener=self.opener
-                )
+                url_modal = UrlConsentModal(params, asked, server_host=self.server_host, opener=self.opener)
                 return Answer(await self._ask(url_modal, key, request), YOU)
-            return Answer(await self._ask(ElicitationModal(params, call=call, key=key), key, request), YOU)
+            return Answer(await self._ask(ElicitationModal(params, asked), key, request), YOU)
         if method == SAMPLING:
-            return await self._sampling(key, request, params, call)
+            return await self._sampling(asked, request, params)
         if method == ROOTS:
-            return await self._roots_answer(key, request, call)
+            return await self._roots_answer(asked, request)
         raise NoAnswer(f"the inspector cannot answer {describe_request(key, request)}: unknown input request method")
 
-    async def _sampling(
-        self, key: str | None, request: InputRequest, params: dict[str, Any], call: str | None
-    ) -> Answer:
+    async def _sampling(self, asked: AskedFor, request: InputRequest, params: dict[str, Any]) -> Answer:
         if self.stub_enabled():
             return Answer(self.stub.reply(params), STUB_SOURCE)
         from inspector.answers.validation import validate_sampling_answer
         from inspector.ui.modals.sampling import SamplingModal
 
-        reply: SamplingReply = await self._ask(SamplingModal(params, call=call, key=key, stub=self.stub), key, request)
+        reply: SamplingReply = await self._ask(SamplingModal(params, asked, stub=self.stub), asked.key, request)
         if reply.always_stub:
             self.always_stub = True
         validate_sampling_answer(params, reply.response)
         return Answer(reply.response, reply.source)
 
-    async def _roots_answer(self, key: str | None, request: InputRequest, call: str | None) -> Answer:
+    async def _roots_answer(self, asked: AskedFor, request: InputRequest) -> Answer:
         if not self.ask_roots:
             return Answer(_roots_result(self.current_roots()), ROOTS_SOURCE)
         from inspector.answers.validation import validate_roots_answer
         from inspector.ui.modals.roots import RootsModal
 
-        reply: RootsReply = await self._ask(RootsModal(self.current_roots(), call=call, key=key), key, request)
+        reply: RootsReply = await self._ask(RootsModal(self.current_roots(), asked), asked.key, request)
         self._keep_roots(reply.roots)
         if reply.dont_ask:
             self.ask_roots = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.key_hold import hold_keys
 from inspector.ui.screen_login import ScreenLogin
 from inspector.ui.screens.auth import AuthScreen
@@ -35,7 +36,8 @@ class LoginWatch:
     @property
     def login(self) -> ScreenLogin | None:
         """The TUI's login, when the composition root gave one."""
-        login = getattr(self.main.app, "login", None)
+        settings = getattr(self.main.app, "settings", None)
+        login = settings.login if isinstance(settings, AppSettings) else None
         return login if isinstance(login, ScreenLogin) else None
 
     def follow(self, timeline: Timeline) -> None:

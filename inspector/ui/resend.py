@@ -1,9 +1,10 @@
 """Edit and resend: a recorded call sent again on the live connection, with edited arguments or edited answers.
 
-Pure pieces (no textual): what a call is resent as (``ResendPlan``), the answers a resend gives (``EditedAnswers``,
-one response per input key, anything else asked interactively), the one answer source the screen hands its
-session (``SwitchableAnswers``: the interactive source, or the edited answers while a resend runs; the screen
-runs one call at a time), and the comparison of the two calls shown in the detail pane (``replay.diff.diff``).
+Pure pieces (no textual): what the composer is opened on (``ComposePlan``; ``resend_plan``: a recorded call's),
+the answers a resend gives (``EditedAnswers``, one response per input key, anything else asked interactively), the
+one answer source the screen hands its session (``SwitchableAnswers``: the interactive source, or the edited
+answers while a resend runs; the screen runs one call at a time), and the comparison of the two calls shown in the
+detail pane (``replay.diff.diff``).
 """
 
 from __future__ import annotations
@@ -31,17 +32,19 @@ FREE_FORM: Final[dict[str, Any]] = {"type": "object", "additionalProperties": {}
 
 
 @dataclass(frozen=True, slots=True)
-class ResendPlan:
-    """How a recorded call is composed again: the catalog kind, the item the composer is built from, the
-    arguments it starts with (exactly what was sent), and the composer's title."""
+class ComposePlan:
+    """What the composer is opened on: a catalog item of one kind (tools, prompts or templates), its form built
+    from the item."""
 
     kind: CatalogKind
     item: dict[str, Any]
-    arguments: dict[str, Any]
-    title: str
+    arguments: dict[str, Any] | None = None
+    """The arguments the form starts with (a resent call's: exactly what was sent); None: each field's default."""
+    title: str = ""
+    """Put before the verb in the composer's border title (e.g. "resend #6")."""
 
 
-def resend_plan(call: Call, catalog: dict[CatalogKind, list[dict[str, Any]]]) -> ResendPlan | None:
+def resend_plan(call: Call, catalog: dict[CatalogKind, list[dict[str, Any]]]) -> ComposePlan | None:
     """The plan for ``call`` (None when its method cannot be resent). The catalog item is used when listed."""
     params = call.params
     given = params.get("arguments")
@@ -50,15 +53,15 @@ def resend_plan(call: Call, catalog: dict[CatalogKind, list[dict[str, Any]]]) ->
     if call.method == "tools/call":
         name = str(params.get("name", ""))
         listed = next((t for t in catalog.get("tools", []) if t.get("name") == name), None)
-        return ResendPlan("tools", listed or {"name": name, "inputSchema": FREE_FORM}, arguments, title)
+        return ComposePlan("tools", listed or {"name": name, "inputSchema": FREE_FORM}, arguments, title)
     if call.method == "prompts/get":
         name = str(params.get("name", ""))
         listed = next((p for p in catalog.get("prompts", []) if p.get("name") == name), None)
         item = listed or {"name": name, "arguments": [{"name": key} for key in arguments]}
-        return ResendPlan("prompts", item, arguments, title)
+        return ComposePlan("prompts", item, arguments, title)
     if call.method == "resources/read":
         uri = str(params.get("uri", ""))
-        return ResendPlan("templates", {"uriTemplate": uri, "name": uri}, {"uri": uri}, title)
+        return ComposePlan("templates", {"uriTemplate": uri, "name": uri}, {"uri": uri}, title)
     return None
 
 

@@ -29,9 +29,11 @@ from inspector.answers.base import Answer, AnswerSource
 from inspector.replay.loader import load_recording
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.lab_port import LabFactory
 from inspector.ui.modals.export import ExportModal
 from inspector.ui.recorded import Recording
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.lab import LabScreen
 from inspector.ui.screens.main import MainScreen
@@ -99,7 +101,7 @@ async def _connected(pilot: Pilot[None]) -> MainScreen:
 async def _call(pilot: Pilot[None], name: str, arguments: dict[str, Any], *, wait_end: bool = True) -> MainScreen:
     screen = await _connected(pilot)
     count = len(screen.timeline.calls)
-    screen.run_call("tools", name, arguments)
+    screen.run_call(CallRequest("tools", name, arguments))
     await _wait(pilot, lambda: len(screen.timeline.calls) > count)
     if wait_end:
         await _wait(pilot, lambda: screen.timeline.calls[-1].ended)
@@ -160,7 +162,7 @@ async def export(pilot: Pilot[None]) -> None:
 
 async def record_demo(factory: SessionFactory, config_dir: Path) -> None:
     """Record a demo session (update_work_item, then get_weather) with ``factory``, for the replay shots."""
-    app = InspectorApp(factory, DEMO, None, None, config_dir=config_dir)
+    app = InspectorApp(factory, DEMO, AppSettings(config_dir=config_dir))
     app.answers = CannedFirst(app.answers)
     async with app.run_test(size=SIZE) as pilot:
         await _call(pilot, "update_work_item", WORK_ITEM)
@@ -194,7 +196,7 @@ async def lab(pilot: Pilot[None]) -> None:
     assert isinstance(screen, LabScreen)
     screen.query_one(LabForm).tick(lambda choice: choice.source == "session")
     await pilot.press("ctrl+r")
-    await _wait(pilot, lambda: screen.finished, timeout=120.0)
+    await _wait(pilot, lambda: screen.progress.finished, timeout=120.0)
     table = screen.query_one(LabTable)
     flipped = next(i for i, row in enumerate(table.rows_shown) if row.experiment is not None)
     table.move_cursor(row=flipped)
@@ -252,9 +254,10 @@ async def take(
             raise ValueError(f"the {shot.name} shot needs a recording")
         opened = Recording.from_loaded(load_recording(recording))
         opened.path = RECORDING  # the header names the file, not this machine's temporary folder
-        app = InspectorApp(None, None, shot.theme, None, config_dir=config_dir, replay=opened)
+        app = InspectorApp(None, None, AppSettings(theme=shot.theme, config_dir=config_dir), replay=opened)
     else:
-        app = InspectorApp(factory, target, shot.theme, None, config_dir=config_dir, lab_factory=lab_factory)
+        settings = AppSettings(theme=shot.theme, config_dir=config_dir, lab_factory=lab_factory)
+        app = InspectorApp(factory, target, settings)
     app.answers = CannedFirst(app.answers)
     async with app.run_test(size=SIZE) as pilot:
         await shot.steps(pilot)

@@ -36,6 +36,8 @@ VARIABLE_DEFAULTS: Final[dict[str, str]] = {
     "request-state": "accent",
 }
 """Every custom variable the stylesheet uses, with the base colour it falls back to."""
+VARIABLE_FIELDS: Final = frozenset(variable.replace("-", "_") for variable in VARIABLE_DEFAULTS)
+"""The theme file's fields that hold the custom variables (the others are Textual's own)."""
 
 FALLBACK_COLOURS: Final[dict[str, str]] = {
     "primary": "#4f9fe8",
@@ -104,22 +106,9 @@ class ThemeFile(BaseModel):
         return out
 
     def to_theme(self) -> Theme:
-        """The Textual theme."""
-        return Theme(
-            name=self.name,
-            primary=self.primary,
-            secondary=self.secondary,
-            accent=self.accent,
-            background=self.background,
-            surface=self.surface,
-            panel=self.panel,
-            foreground=self.foreground,
-            warning=self.warning,
-            error=self.error,
-            success=self.success,
-            dark=self.dark,
-            variables=self.variables(),
-        )
+        """The Textual theme: every field but the inspector variables is one of Textual's, passed as given; the
+        variables go in filled (``variables``)."""
+        return Theme(**self.model_dump(exclude=set(VARIABLE_FIELDS)), variables=self.variables())
 
 
 def default_variables() -> dict[str, str]:

@@ -31,6 +31,7 @@ from perf_support import session_with_calls
 from inspector.replay.loader import load_recording
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.recorded import Recording
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -56,7 +57,7 @@ async def live_app(calls: int, config: Path) -> tuple[InspectorApp, float, float
     session = await session_with_calls(calls)
     built = time.perf_counter() - started
     target = Target.from_spec("echo", name=f"{calls} calls")
-    return InspectorApp(None, target, None, None, config_dir=config, session=session), built, time.perf_counter()
+    return InspectorApp(None, target, AppSettings(config_dir=config), session=session), built, time.perf_counter()
 
 
 async def replay_app(calls: int, config: Path) -> tuple[InspectorApp, float, float]:
@@ -67,7 +68,7 @@ async def replay_app(calls: int, config: Path) -> tuple[InspectorApp, float, flo
     started = time.perf_counter()
     recording = Recording.from_loaded(load_recording(path))
     built = time.perf_counter() - started
-    return InspectorApp(None, None, None, None, config_dir=config, replay=recording), built, started
+    return InspectorApp(None, None, AppSettings(config_dir=config), replay=recording), built, started
 
 
 async def bench(calls: int, config: Path, *, replay: bool = False) -> dict[str, float]:

@@ -24,6 +24,7 @@ from inspector.protocol.oauth import AuthorizationPrompt, Landing
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.screen_login import Opener, ScreenLogin
 
 AS: Final = "http://127.0.0.1:45519"
@@ -146,5 +147,5 @@ def login_app(tmp_path: Path, url: str, opener: Opener | None, **options: Any) -
 
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    return InspectorApp(factory, Target.from_spec(url), None, None, config_dir=tmp_path / "config", home=home,
-                        cwd=home, answers=FixedAnswers(), login=login)  # fmt: skip
+    settings = AppSettings(config_dir=tmp_path / "config", home=home, cwd=home, login=login)
+    return InspectorApp(factory, Target.from_spec(url), settings, answers=FixedAnswers())

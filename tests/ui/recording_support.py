@@ -4,7 +4,7 @@ server, written by a ``Recorder`` (the live session's own), so the file is exact
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from peers import demo, logging_first
 from ui_support import LOGIN_ANSWER, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers, memory_session
@@ -15,6 +15,7 @@ from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.timeline import Timeline
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.recorded import Recording
 
 STARTED: Final = "2026-07-28T09:00:00+00:00"
@@ -66,7 +67,7 @@ def damage_file(path: Path) -> None:
     path.write_bytes(b"".join(lines) + b'{"t": 9.9, "dir": "s2')
 
 
-def replay_app(path: Path, *, step: bool = False, **options: Any) -> InspectorApp:
+def replay_app(path: Path, *, step: bool = False) -> InspectorApp:
     """The app on a recording, read-only (no factory, no session)."""
     recording = Recording.from_loaded(load_recording(path), step=step)
-    return InspectorApp(None, None, config_dir=path.parent / "config", replay=recording, **options)
+    return InspectorApp(None, None, AppSettings(config_dir=path.parent / "config"), replay=recording)

@@ -36,13 +36,15 @@ from ui_support import SIZE, connected, main_screen, make_app, wait_for
 from inspector.protocol.oauth import LoginStopped
 from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.recorded import Recording
 from inspector.ui.screen_login import ScreenLogin
 from inspector.ui.screens.auth import AuthScreen
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.auth_steps import AuthSteps, round_rows
 from inspector.ui.widgets.call_filter import CallFilter
-from inspector.ui.widgets.timeline_rows import build_rows, render_row
+from inspector.ui.widgets.timeline_rows import RowLook, build_rows, render_row
 
 pytestmark = pytest.mark.timeout(120)
 SnapCompare = Callable[..., bool]
@@ -120,13 +122,13 @@ async def test_a_login_opens_the_screen_at_its_challenge_and_shows_each_step(tmp
             assert any(r.startswith(f"🔑 ✓ token: POST {demo.issuer}token → 200") for r in rows)
             view = main.timeline_view
             view.select_call(1, 1)  # unfolds #1
-            lines = [render_row(row, main.timeline, view.expanded, 150, view.palette()).plain
+            lines = [render_row(row, main.timeline, view.expanded, RowLook(150, view.palette())).plain
                      for row in build_rows(main.timeline, view.expanded, CallFilter())]  # fmt: skip
             assert any("🔑 ✓ token: POST" in line for line in lines)
             assert_no_secret(demo.provider.issued, "\n".join(lines))
             # A step-up (add needs demo:write) brings the screen back, for the call that needed it.
             browser.go.clear()
-            main.run_call("tools", "add", {"a": 2, "b": 3})
+            main.run_call(CallRequest("tools", "add", {"a": 2, "b": 3}))
             screen = await login_opened(pilot)
             assert main.logins.opened == 2 and "scope=demo%3Aread+demo%3Awrite" in browser.opened[-1]
             assert "for #6 tools/call add" in screen.query_one(AuthSteps).plain
@@ -273,26 +275,28 @@ def test_login_screen_waiting_for_the_person(snap_compare: SnapCompare, tmp_path
         app = pilot.app
         main = await connected(pilot)
         assert isinstance(app, InspectorApp)
-        login = ScreenLogin(None)  # no browser here
-        app.login = login
         main.logins.follow(main.timeline)
         waiting = asyncio.ensure_future(login.authorize(PROMPT, WaitingHelpers()))
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen) and login.waiting)
         await pilot.pause()
         assert not waiting.done()
 
-    app = login_replay(tmp_path, tmp_path / "login.jsonl", UNTIL_THE_PERSON)
+    login = ScreenLogin(None)  # no browser here
+    app = login_replay(tmp_path, tmp_path / "login.jsonl", UNTIL_THE_PERSON, login=login)
     assert snap_compare(app, terminal_size=SIZE, run_before=steps)
 
 
-def login_replay(tmp_path: Path, path: Path, steps: list[dict[str, Any]]) -> InspectorApp:
+def login_replay(
+    tmp_path: Path, path: Path, steps: list[dict[str, Any]], *, login: ScreenLogin | None = None
+) -> InspectorApp:
     """The app on a recording of the in-process demo whose first request needed the login ``steps``, named by its
-    file name alone (the header shows no temporary folder)."""
+    file name alone (the header shows no temporary folder); ``login``: the TUI's login, as the composition root
+    gives it."""
     asyncio.run(record_session(path))
     with_login(path, steps)
     recording = Recording.from_loaded(load_recording(path))
     recording.path = path.name
-    return InspectorApp(None, None, config_dir=tmp_path / "config", replay=recording)
+    return InspectorApp(None, None, AppSettings(config_dir=tmp_path / "config", login=login), replay=recording)
 
 
 def test_login_screen_after_a_failed_login(snap_compare: SnapCompare, tmp_path: Path) -> None:

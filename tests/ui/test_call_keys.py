@@ -16,6 +16,7 @@ from ui_support import SIZE, WORK_ITEM, connected, finished_call, make_app, wait
 from inspector.answers.base import Answer
 from inspector.ui.app import InspectorApp
 from inspector.ui.keys import gather_keys
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import CatalogList
@@ -33,7 +34,7 @@ def offered(keys: CallKeys) -> dict[str, bool]:
 
 async def stalled_call(pilot: Any, screen: MainScreen) -> int:
     """Start ``stall`` (it waits until cancelled), highlight it, and return its index."""
-    screen.run_call("tools", "stall", {})
+    screen.run_call(CallRequest("tools", "stall", {}))
     await wait_for(pilot, lambda: screen.timeline.calls[-1].name == "stall" and screen.timeline.calls[-1].rounds != [])
     call = screen.timeline.calls[-1].index
     screen.timeline_view.focus()
@@ -104,7 +105,7 @@ async def test_cancel_between_rounds_cancels_the_worker(app_factory: AppFactory)
     app = app_factory(answers=waiting)
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        screen.run_call("tools", "update_work_item", WORK_ITEM)
+        screen.run_call(CallRequest("tools", "update_work_item", WORK_ITEM))
         await wait_for(pilot, waiting.asked.is_set)
         call = screen.timeline.calls[-1]
         screen.timeline_view.select_call(call.index)

@@ -10,6 +10,8 @@ from ui_support import SIZE, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers, wait_fo
 from inspector.cli.tui import make_session_factory
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.request_state import RequestStatePanel
@@ -20,13 +22,14 @@ async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_
     answers = FixedAnswers(WORK_ITEM_ANSWERS)
     target = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
     factory = make_session_factory(None)
-    app = InspectorApp(factory, target, None, None, config_dir=tmp_path, home=tmp_path, cwd=tmp_path, answers=answers)
+    settings = AppSettings(config_dir=tmp_path, home=tmp_path, cwd=tmp_path)
+    app = InspectorApp(factory, target, settings, answers=answers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.catalog_loaded, timeout=60)
         screen = app.screen
         assert isinstance(screen, MainScreen)
         assert "update_work_item" in screen.query_one(Catalog).visible_names
-        screen.run_call("tools", "update_work_item", WORK_ITEM)
+        screen.run_call(CallRequest("tools", "update_work_item", WORK_ITEM))
         timeline = screen.timeline
         await wait_for(
             pilot,

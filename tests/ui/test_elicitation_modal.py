@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static, TextArea
 
+from inspector.ui.modals.base import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
 from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
 from inspector.ui.widgets.form_fields import FieldWidget
@@ -54,7 +55,7 @@ HOSTILE = "Pick a room [bold red]boom[/] \x1b[2J"
 
 def elicitation(schema: dict[str, Any] = BOOK_MEETING, message: str = HOSTILE) -> ModalHost:
     params = {"message": message, "requestedSchema": schema}
-    return ModalHost(lambda: ElicitationModal(params, call="tools/call book_meeting", key="meeting"))
+    return ModalHost(lambda: ElicitationModal(params, AskedFor("tools/call book_meeting", "meeting")))
 
 
 def field(app: ModalHost | AnswersHost, name: str) -> FieldWidget:

@@ -12,11 +12,18 @@ from ui_support import SIZE, burst, connected, wait_for
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.modals.elicitation import ElicitationModal
+from inspector.ui.resend import ComposePlan
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 
 AppFactory = Callable[..., InspectorApp]
+
+
+def asking(app: InspectorApp, key: str) -> Callable[[], bool]:
+    """Whether the form dialog on top asks for the input ``key``."""
+    return lambda: isinstance(app.screen, ElicitationModal) and app.screen.asked.key == key
 
 
 async def test_keys_typed_while_the_composer_opens_fill_its_fields_in_order(app_factory: AppFactory) -> None:
@@ -39,7 +46,8 @@ async def test_a_tab_typed_fast_is_never_overtaken_by_the_next_characters(app_fa
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
         add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
-        screen.composer.compose(add, "tools")  # the composer is on its way; the keys come before it is built
+        # The composer is on its way; the keys come before it is built.
+        screen.composer.compose(ComposePlan("tools", add))
         burst(app, "2", "tab", "35", "shift+tab", "0")
         await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and len(app.screen.query(Input)) == 2)
         fields = app.screen.query(Input)
@@ -50,11 +58,15 @@ async def test_keys_typed_between_two_questions_of_a_round_go_to_the_second(app_
     app = app_factory(interactive=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        screen.run_call("tools", "rolling_login", {})
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal) and app.screen.key == "github_login")
+        screen.run_call(CallRequest("tools", "rolling_login", {}))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ElicitationModal) and app.screen.asked.key == "github_login"
+        )
         # GitHub, then (same round, a dialog not yet open) Google's email after clearing the field.
         burst(app, "octocat", "enter", "ctrl+u", "ada@example.com", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal) and app.screen.key == "microsoft_login")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ElicitationModal) and app.screen.asked.key == "microsoft_login"
+        )
         burst(app, "ada@outlook.com", "enter")
         call = screen.timeline.calls[-1]
         await wait_for(pilot, lambda: call.ended)

@@ -26,7 +26,7 @@ from inspector.transport.memory import Peer
 from inspector.ui.widgets.catalog import CatalogList
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, render_row
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
 
 NAMES = [f"t{i} {text}" for i, text in enumerate(HOSTILE.values())]
@@ -73,9 +73,9 @@ def test_a_timeline_row_shows_hostile_text_through_the_sanitizer(text: str) -> N
     )
     palette = {name: Style() for name in STYLE_NAMES}
     for row in (Row(1, 0, 0), Row(1, 1, 0)):
-        shown = render_row(row, timeline, {1}, 200, palette).plain
+        shown = render_row(row, timeline, {1}, RowLook(200, palette)).plain
         assert _visible(shown), repr(shown)
-    header = render_row(Row(1, 0, 0), timeline, {1}, 200, palette).plain
+    header = render_row(Row(1, 0, 0), timeline, {1}, RowLook(200, palette)).plain
     assert all(stand_in in header for stand_in in _stand_ins_of(text)[:1]), header
 
 

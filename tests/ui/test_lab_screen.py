@@ -42,9 +42,8 @@ LAB_WAIT_S = 120.0
 def lab_app(tmp_path: Path, factory: LabFactory | None = None, **options: Any) -> InspectorApp:
     """The app on the in-process demo, with a lab factory (default: in-process demo instances recorded under
     ``tmp_path/labs``)."""
-    app = make_app(tmp_path, **options)
-    app.lab_factory = factory if factory is not None else InProcessLabFactory(tmp_path / "labs")
-    return app
+    lab_factory = factory if factory is not None else InProcessLabFactory(tmp_path / "labs")
+    return make_app(tmp_path, lab_factory=lab_factory, **options)
 
 
 async def open_lab(pilot: Pilot[Any]) -> LabScreen:
@@ -68,10 +67,10 @@ async def session_calls_then_lab(pilot: Pilot[Any]) -> LabScreen:
 
 async def run_to_end(pilot: Pilot[Any], screen: LabScreen) -> LabReport:
     await pilot.press("ctrl+r")
-    await wait_for(pilot, lambda: screen.finished, LAB_WAIT_S)
+    await wait_for(pilot, lambda: screen.progress.finished, LAB_WAIT_S)
     await pilot.pause()
-    assert screen.report is not None
-    return screen.report
+    assert screen.progress.report is not None
+    return screen.progress.report
 
 
 # ---------------------------------------------------------------------------------------------------- units
@@ -133,8 +132,8 @@ async def test_a_run_shows_every_check_the_questions_and_opens_its_recording(tmp
         assert [c.name for c in screen.query_one(LabForm).calls] == ["update_work_item", "get_weather"]
         report = await run_to_end(pilot, screen)
         # Every stage ran, in the lab's order, and every row is on screen in the order it completed.
-        assert screen.stages == ["connecting", "baseline", "stateless 1", "stateless 2", "stateless 3", "tamper",
-                                 "eras"]  # fmt: skip
+        stages = ["connecting", "baseline", "stateless 1", "stateless 2", "stateless 3", "tamper", "eras"]
+        assert screen.progress.stages == stages
         assert report is factory.runs[-1].report and report.failed == []
         table = screen.query_one(LabTable)
         assert table.rows_shown == report.rows and table.row_count == len(report.rows)
@@ -254,8 +253,10 @@ async def test_each_check_is_shown_as_it_completes(tmp_path: Path) -> None:
             if isinstance(event, StageStarted):
                 await wait_for(pilot, says(status, f"running · {event.stage}"))
             if not isinstance(event, LabFinished):
-                assert screen.running and not screen.finished and screen.check_action("run", ()) is False
-        await wait_for(pilot, lambda: screen.finished and not screen.running)
+                assert (
+                    screen.progress.running and not screen.progress.finished and screen.check_action("run", ()) is False
+                )
+        await wait_for(pilot, lambda: screen.progress.finished and not screen.progress.running)
         assert table.rows_shown == scripted.final.rows
 
 
@@ -266,7 +267,7 @@ async def test_escape_stops_a_running_lab(tmp_path: Path) -> None:
         screen = await open_lab(pilot)
         await pilot.press("ctrl+r")
         scripted.released.put_nowait(None)
-        await wait_for(pilot, lambda: scripted.told == 1 and screen.running)
+        await wait_for(pilot, lambda: scripted.told == 1 and screen.progress.running)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and scripted.cancelled)
 
@@ -281,7 +282,7 @@ async def test_one_url_is_one_instance_so_the_run_is_refused_until_b_is_given(tm
         await pilot.press("ctrl+r")
         status = screen.query_one("#lab-status", LabText)
         await wait_for(pilot, lambda: "one URL is one instance" in status.plain)
-        assert screen.report is None and not screen.running
+        assert screen.progress.report is None and not screen.progress.running
         assert screen.query_one(LabForm).display is True  # the form stays, to fix what was refused
 
 
@@ -344,4 +345,4 @@ async def test_no_call_ticked_is_refused_with_what_to_do(tmp_path: Path) -> None
         await pilot.press("ctrl+r")
         status = screen.query_one("#lab-status", LabText)
         await wait_for(pilot, lambda: "no call chosen" in status.plain)
-        assert screen.report is None
+        assert screen.progress.report is None

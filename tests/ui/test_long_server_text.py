@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from inspector.ui.modals.base import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
 from inspector.ui.modals.preview import ModalHost
 from inspector.ui.modals.url_consent import UrlConsentModal
@@ -49,7 +50,7 @@ def _form(fields: int, title: str = "Field") -> dict[str, Any]:
 )
 async def test_an_elicitation_keeps_its_buttons_on_screen_and_accept_sends(message: str, schema: Any) -> None:
     params = {"message": message, "requestedSchema": schema}
-    app = ModalHost(lambda: ElicitationModal(params, call="tools/call long", key="long"))
+    app = ModalHost(lambda: ElicitationModal(params, AskedFor("tools/call long", "long")))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
         await pilot.pause()
@@ -81,7 +82,7 @@ async def test_a_url_consent_keeps_the_domain_warnings_and_buttons_on_screen(mes
     params = {"mode": "url", "message": message, "url": url}
     app = ModalHost(
         lambda: UrlConsentModal(
-            params, call="tools/call login", key="auth", server_host="github.com", opener=lambda _url: True
+            params, AskedFor("tools/call login", "auth"), server_host="github.com", opener=lambda _url: True
         )
     )
     async with app.run_test(size=SIZE) as pilot:

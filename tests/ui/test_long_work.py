@@ -21,12 +21,13 @@ from inspector.demo.task_model import SCALE_ENV
 from inspector.session.timeline import Call
 from inspector.ui.keys import gather_keys
 from inspector.ui.modals.elicitation import ElicitationModal
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.session_header import SessionHeader
-from inspector.ui.widgets.timeline_rows import Row, render_row
+from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
 
 APPROVED = {"approve_release": {"action": "accept", "content": {"approved": True}}}
@@ -45,7 +46,7 @@ SnapCompare = Callable[..., bool]
 def row_text(view: TimelineView, row: Row) -> str:
     """What a row of the timeline says (at a width where nothing is cut)."""
     view.ensure_rows()
-    return render_row(row, view.timeline, view.expanded, 200, view.palette(), view.columns, view.work).plain
+    return render_row(row, view.timeline, view.expanded, RowLook(200, view.palette(), view.columns), view.work).plain
 
 
 def call_rows(view: TimelineView, call: int) -> list[Row]:
@@ -62,7 +63,7 @@ def task_app(tmp_path: Path, task: ScriptedTask, answers: Any = None) -> tuple[A
 async def running_call(pilot: Any, name: str, started: asyncio.Event) -> tuple[MainScreen, Call]:
     """Start tool ``name``; once ``started`` is set (the server has it), highlight it on the focused timeline."""
     screen = await connected(pilot)
-    screen.run_call("tools", name, {})
+    screen.run_call(CallRequest("tools", name, {}))
     await wait_for(pilot, started.is_set)
     await wait_for(pilot, lambda: screen.timeline.calls[-1].name == name and bool(screen.timeline.calls[-1].rounds))
     call = screen.timeline.calls[-1]
@@ -148,12 +149,12 @@ async def test_the_demo_task_runs_through_its_approval_prompt(tmp_path: Path, mo
     app = make_app(tmp_path, interactive=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        screen.run_call("tools", "deploy_release", {"version": "1.2"})
+        screen.run_call(CallRequest("tools", "deploy_release", {"version": "1.2"}))
         for key in ("environment", "approve_release"):  # asked before the task (MRTR), then by the task
             await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
             modal = app.screen
             assert isinstance(modal, ElicitationModal)
-            assert key in str(modal.key)
+            assert key in str(modal.asked.key)
             await pilot.press("ctrl+enter")  # accept what the form shows (its defaults)
 
             def closed(shown: object = modal) -> bool:

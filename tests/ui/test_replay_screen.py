@@ -27,7 +27,7 @@ from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
-from inspector.ui.widgets.timeline_rows import Row, render_row
+from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 
 SnapCompare = Callable[..., bool]
 
@@ -141,7 +141,7 @@ async def test_a_resend_made_live_keeps_its_mark_in_the_replay(tmp_path: Path) -
         view.ensure_rows()
         assert screen.timeline.call(new) is not None and screen.timeline.calls[new - 1].resends == old
         assert view.rows.index(Row(new, 0, 0)) + 1 == view.rows.index(Row(old, 0, 0))  # right above the old call
-        line = render_row(Row(new, 0, 0), screen.timeline, set(), 80, view.palette()).plain
+        line = render_row(Row(new, 0, 0), screen.timeline, set(), RowLook(80, view.palette())).plain
         assert line.startswith(f"▶ #{new} tools/call ↻ #{old} add "), line
         view.select_call(new)
         await wait_for(pilot, lambda: screen.selected == (new, 0))

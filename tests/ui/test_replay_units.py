@@ -25,7 +25,7 @@ from inspector.ui.resend import (
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.document import Document
 from inspector.ui.widgets.session_header import header_text
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, build_rows, render_row
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, RowLook, build_rows, render_row
 
 PALETTE = {name: Style() for name in STYLE_NAMES}
 
@@ -145,7 +145,7 @@ async def test_resent_calls_sit_above_their_origin(tmp_path: Path) -> None:
     calls = [row.call for row in rows]
     assert calls == [6, 5, 4, 3, 7, 8, 2, 1]
     assert build_rows(live, set(), CallFilter("name:add")) == [Row(8, 0, 0)]
-    text = render_row(Row(8, 0, 0), live, set(), 100, PALETTE).plain
+    text = render_row(Row(8, 0, 0), live, set(), RowLook(100, PALETTE)).plain
     assert "#8 tools/call ↻ #2 add" in text
 
 

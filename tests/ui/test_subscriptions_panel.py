@@ -19,6 +19,7 @@ from ui_support import SIZE, connected, make_app, wait_for
 
 from inspector.session.listen_span import SUBSCRIPTION_ID
 from inspector.session.timeline import Call
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.listen_panel import ListenList, ListenPanel
@@ -94,7 +95,7 @@ async def test_a_listen_brings_its_events_and_a_list_change_lists_the_catalog_ag
         listing = panel.query_one(ListenList)
         await wait_for(pilot, lambda: "listening" in option_text(listing))
         before = len([c for c in screen.timeline.calls if c.method == "tools/list"])
-        screen.run_call("tools", "change_tools", {})
+        screen.run_call(CallRequest("tools", "change_tools", {}))
         await wait_for(pilot, lambda: "tools list changed" in option_text(listing))
         catalog = screen.query_one(Catalog)
         await wait_for(pilot, lambda: "fresh_tool" in catalog.visible_names)

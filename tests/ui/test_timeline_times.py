@@ -14,7 +14,7 @@ from inspector.headless.render import STARTUP, duration
 from inspector.session.timeline import Timeline
 from inspector.ui.selection import selection
 from inspector.ui.widgets.call_filter import CallFilter
-from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Columns, Row, build_rows, render_row
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Columns, Row, RowLook, build_rows, render_row
 
 PALETTE = {name: Style() for name in STYLE_NAMES}
 WIDTH = 90
@@ -22,7 +22,7 @@ WIDTH = 90
 
 def line(row: Row, timeline: Timeline, expanded: set[int], columns: Columns | None = None) -> str:
     """The plain text of one timeline row."""
-    return render_row(row, timeline, expanded, WIDTH, PALETTE, columns).plain
+    return render_row(row, timeline, expanded, RowLook(WIDTH, PALETTE, columns)).plain
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from modal_support import SIZE, SnapCompare, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Static, TextArea
 
+from inspector.ui.modals.base import AskedFor
 from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
 from inspector.ui.modals.url_check import analyse, open_in_browser, registrable_domain
 from inspector.ui.modals.url_consent import UrlConsentModal
@@ -93,8 +94,8 @@ def test_console_browsers_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---------------------------------------------------------------------------------------------------- pilot tests
 def url_modal(url: str, opener: Callable[[str], bool], server_host: str | None = "github.com") -> ModalHost:
     params = {"mode": "url", "message": "Authorize [b]me[/b]", "url": url}
-    return ModalHost(lambda: UrlConsentModal(params, call="tools/call login", key="auth", server_host=server_host,
-                                             opener=opener))  # fmt: skip
+    asked = AskedFor("tools/call login", "auth")
+    return ModalHost(lambda: UrlConsentModal(params, asked, server_host=server_host, opener=opener))
 
 
 async def test_url_consent_opens_then_retry_accepts() -> None:

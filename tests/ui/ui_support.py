@@ -19,6 +19,9 @@ from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
+from inspector.ui.app_settings import AppSettings
+from inspector.ui.lab_port import LabFactory
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 
 SIZE: Final = (160, 45)
@@ -68,10 +71,11 @@ def make_app(
     sessions: list[InspectorSession] | None = None,
     interactive: bool = False,
     recording: Path | None = None,
+    lab_factory: LabFactory | None = None,
 ) -> InspectorApp:
     """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
     ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``.
-    ``recording``: where the session records (as the TUI's own sessions do)."""
+    ``recording``: where the session records (as the TUI's own sessions do). ``lab_factory``: the Lab screen's."""
     built = sessions if sessions is not None else []
 
     def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
@@ -85,15 +89,9 @@ def make_app(
 
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
+    settings = AppSettings(theme=theme, config_dir=tmp_path / "config", home=home, cwd=home, lab_factory=lab_factory)
     app = InspectorApp(
-        factory,
-        target,
-        theme,
-        None,
-        config_dir=tmp_path / "config",
-        home=home,
-        cwd=home,
-        answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS),
+        factory, target, settings, answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS)
     )
     if interactive:
         app.answers = app._interactive_answers()
@@ -136,7 +134,7 @@ async def finished_call(pilot: Pilot[Any], name: str, arguments: dict[str, Any])
     """Call tool ``name`` from the connected main screen and wait until the call has ended and is shown."""
     screen = await connected(pilot)
     before = len(screen.timeline.calls)
-    screen.run_call("tools", name, arguments)
+    screen.run_call(CallRequest("tools", name, arguments))
     await wait_for(pilot, lambda: len(screen.timeline.calls) > before and screen.timeline.calls[-1].ended)
     await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == len(screen.timeline.calls))
     await pilot.pause()

@@ -7,12 +7,14 @@ elicitation's Cancel action) is a different thing, and the dialogs say so. Modal
 
 from __future__ import annotations
 
+import inspect
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.dialog import Dialog
@@ -27,19 +29,28 @@ if TYPE_CHECKING:
 ResultT = TypeVar("ResultT")
 
 
-def request_title(method: str, call: str | None, key: str | None) -> Text:
-    """``tools/call book_meeting · input "meeting" · elicitation/create``, every part shown literally."""
-    title = Text()
-    title.append_text(safe_line(call or "a call", "bold"))
-    title.append("  ·  ")
-    if key is None:
-        title.append("legacy server request", style="italic")
-    else:
-        title.append("input ")
-        title.append_text(safe_line(key, "bold"))
-    title.append("  ·  ")
-    title.append(method, style="dim")
-    return title
+@dataclass(frozen=True, slots=True)
+class AskedFor:
+    """Which question an answer modal answers: the call that asked, and its input key."""
+
+    call: str | None = None
+    """The call, as the modals it opens are titled (``tools/call book_meeting``; None: "a call")."""
+    key: str | None = None
+    """The input key (None: a legacy server request, which has none)."""
+
+    def title(self, method: str) -> Text:
+        """``tools/call book_meeting · input "meeting" · elicitation/create``, every part shown literally."""
+        title = Text()
+        title.append_text(safe_line(self.call or "a call", "bold"))
+        title.append("  ·  ")
+        if self.key is None:
+            title.append("legacy server request", style="italic")
+        else:
+            title.append("input ")
+            title.append_text(safe_line(self.key, "bold"))
+        title.append("  ·  ")
+        title.append(method, style="dim")
+        return title
 
 
 class AnswerModal(Dialog[ResultT]):
@@ -67,11 +78,10 @@ class AnswerModal(Dialog[ResultT]):
     KIND: ClassVar[str] = "Input requested"
     """The dialog's border title."""
 
-    def __init__(self, method: str, *, call: str | None = None, key: str | None = None) -> None:
+    def __init__(self, method: str, asked: AskedFor) -> None:
         super().__init__()
         self.method = method
-        self.call = call
-        self.key = key
+        self.asked = asked
         self.on_answer: Callable[[], None] | None = None
         """Called the moment an answer is given, before the dialog closes (the keys typed next may be for the next
         question of the round, whose dialog opens at once)."""
@@ -85,7 +95,7 @@ class AnswerModal(Dialog[ResultT]):
         return self.KIND
 
     def compose_body(self) -> ComposeResult:
-        yield Static(request_title(self.method, self.call, self.key), classes="answer-title")
+        yield Static(self.asked.title(self.method), classes="answer-title")
         yield from self.compose_dialog()
         with Horizontal(classes="answer-buttons"):
             yield from self.compose_buttons()
@@ -108,3 +118,12 @@ class AnswerModal(Dialog[ResultT]):
     def action_cancel_call(self) -> None:
         """Dismiss with ``None``: the caller cancels the whole call."""
         self.dismiss(None)
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button does what its key does: the action its id names (``cancel-call``: ``action_cancel_call``)."""
+        action = getattr(self, f"action_{(event.button.id or '').replace('-', '_')}", None)
+        if callable(action):
+            event.stop()
+            done = action()
+            if inspect.isawaitable(done):
+                await done

@@ -18,12 +18,12 @@ from textual.widgets import Button, Static
 
 from inspector.answers.base import InputResponse
 from inspector.protocol.methods import ELICITATION
-from inspector.protocol.schema_form import MISSING, Path, elicitation_spec, unsupported_reason
+from inspector.protocol.schema_form import MISSING, elicitation_spec, unsupported_reason
 from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.base import AnswerModal, AskedFor
 from inspector.ui.safe_text import safe
-from inspector.ui.widgets.form_check import schema_errors
+from inspector.ui.widgets.form_check import ObjectCheck
 from inspector.ui.widgets.form_groups import FormView
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         Key("ctrl+g", "cancel", "cancel (answer)", 'Answer {"action": "cancel"}: no choice made', priority=True),
     )
 
-    def __init__(self, params: Mapping[str, Any], *, call: str | None = None, key: str | None = None) -> None:
-        super().__init__(ELICITATION, call=call, key=key)
+    def __init__(self, params: Mapping[str, Any], asked: AskedFor) -> None:
+        super().__init__(ELICITATION, asked)
         self.params = params
         schema = params.get("requestedSchema")
         self.schema: Mapping[str, Any] = schema if isinstance(schema, dict) else {}
@@ -62,7 +62,7 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
                 classes="answer-warning",
             )
         with VerticalScroll(classes="answer-body"):
-            yield FormView(self.spec, self._check, show_names=False, id="elicitation-form")
+            yield FormView(self.spec, ObjectCheck(self.schema, "the content"), show_names=False, id="elicitation-form")
         note = "Required fields are marked *." if self.unsupported is None else "The content is one JSON object."
         yield Static(
             f"{note} Nothing is sent until you answer. Decline and Cancel are answers the server receives; "
@@ -87,13 +87,6 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         """The form (or JSON editor) for the content."""
         return self.query_one("#elicitation-form", FormView)
 
-    def _check(self, content: Any) -> dict[Path, str]:
-        if not isinstance(content, dict):
-            return {(): "the content must be a JSON object"}
-        # The same check as the answer's before it is sent (the same format checker, nothing fetched for a $ref),
-        # each error worded for a person and put under its field.
-        return schema_errors(self.schema, content)
-
     def action_accept(self) -> None:
         """Send the content if it passes the schema; otherwise show the errors and send nothing."""
         content, errors = self.form.validate()
@@ -108,10 +101,3 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
     def action_cancel(self) -> None:
         """Send ``{"action": "cancel"}`` (an answer; the call goes on). Escape cancels the call instead."""
         self.dismiss({"action": "cancel"})
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"accept": self.action_accept, "decline": self.action_decline, "cancel": self.action_cancel}
-        action = actions.get(event.button.id or "")
-        if action is not None:
-            event.stop()
-            action()

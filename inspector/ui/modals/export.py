@@ -8,6 +8,7 @@ which says what to use instead. Nothing is sent and nothing is written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
@@ -33,8 +34,24 @@ LABELS: Final[dict[ExportFormat, str]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class CallToExport:
+    """One call of a timeline, as ``export_call`` is asked for it."""
+
+    timeline: Timeline
+    call: int
+    round: int = 0
+    """The round asked for (0: the call; curl then sends round 1)."""
+    header: Record | None = None
+    """The recording's header (a replayed call's), which the Python script names its server by."""
+
+    def export(self, fmt: ExportFormat) -> str:
+        """The call as ``fmt``; raises ``ExportError`` saying what to use instead when it cannot be."""
+        return export_call(self.timeline, self.call, fmt, self.round or None, header=self.header)
+
+
 class ExportModal(Dialog[None]):
-    """Shows call ``call`` (round ``round_`` for curl) of ``timeline`` as curl, JSON-RPC messages or Python."""
+    """Shows one call (one round of it for curl) as curl, JSON-RPC messages or Python."""
 
     DEFAULT_CSS = """
     ExportModal > .dialog { max-width: 130; height: 85%; }
@@ -60,22 +77,10 @@ class ExportModal(Dialog[None]):
 
     FIELDS = "#export-text"
 
-    def __init__(
-        self,
-        timeline: Timeline,
-        call: int,
-        round_: int = 0,
-        *,
-        header: Record | None = None,
-        fmt: ExportFormat | None = None,
-    ) -> None:
+    def __init__(self, exported: CallToExport, fmt: ExportFormat | None = None) -> None:
         super().__init__()
-        self.timeline = timeline
-        self.call = call
-        self.round = round_
-        """The round asked for (0: the call; curl then sends round 1)."""
-        self.header = header
-        self.format: ExportFormat = fmt or ("curl" if timeline.transport == "http" else "json")
+        self.exported = exported
+        self.format: ExportFormat = fmt or ("curl" if exported.timeline.transport == "http" else "json")
         """The format shown."""
         self.text: str | None = None
         """The exported text shown (None when the format failed)."""
@@ -98,14 +103,15 @@ class ExportModal(Dialog[None]):
         )
 
     def _title(self) -> Text:
-        call = self.timeline.call(self.call)
+        exported = self.exported
+        call = exported.timeline.call(exported.call)
         title = Text()
-        title.append(f"#{self.call} ", style="bold")
+        title.append(f"#{exported.call} ", style="bold")
         if call is not None:
             title.append(f"{call.method} ")
             title.append_text(safe_line(call.name or "", "bold", limit=80))
-        if self.round:
-            title.append(f"  ·  round {self.round}", style="dim")
+        if exported.round:
+            title.append(f"  ·  round {exported.round}", style="dim")
         return title
 
     def on_mount(self) -> None:
@@ -116,7 +122,7 @@ class ExportModal(Dialog[None]):
         """Export in ``fmt`` and show the text (or why it cannot be)."""
         self.format = fmt
         try:
-            text = export_call(self.timeline, self.call, fmt, self.round or None, header=self.header)
+            text = self.exported.export(fmt)
         except ExportError as bad:
             self.text, self.error = None, str(bad)
         else:

@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from inspector.answers.roots import parse_root
 from inspector.protocol.methods import ROOTS
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.base import AnswerModal, AskedFor
 from inspector.ui.safe_text import safe
 
 if TYPE_CHECKING:
@@ -109,8 +109,8 @@ class RootsModal(AnswerModal[RootsReply | None]):
         Key("ctrl+n", "add", "add root", "Add a row for another root"),
     )
 
-    def __init__(self, roots: Sequence[Root], *, call: str | None = None, key: str | None = None) -> None:
-        super().__init__(ROOTS, call=call, key=key)
+    def __init__(self, roots: Sequence[Root], asked: AskedFor) -> None:
+        super().__init__(ROOTS, asked)
         self.initial = list(roots)
 
     def compose_dialog(self) -> ComposeResult:
@@ -160,12 +160,7 @@ class RootsModal(AnswerModal[RootsReply | None]):
         row.query_one(".root-uri", Input).focus()
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "send":
-            self.action_send()
-        elif event.button.id == "add":
-            await self.action_add()
-        elif event.button.id == "cancel-call":
-            self.action_cancel_call()
-        elif event.button.has_class("root-remove") and isinstance(event.button.parent, RootRow):
+        # (the other buttons run the action their id names: ``AnswerModal.on_button_pressed``)
+        if event.button.has_class("root-remove") and isinstance(event.button.parent, RootRow):
+            event.stop()
             await event.button.parent.remove()

@@ -19,7 +19,7 @@ from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import SAMPLING
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.base import AnswerModal, AskedFor
 from inspector.ui.modals.sampling_view import request_text
 
 if TYPE_CHECKING:
@@ -69,15 +69,8 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
         Key("s,ctrl+t", "stub", "stub model", "Answer with the stub model (ctrl+t also works while typing the reply)"),
     )
 
-    def __init__(
-        self,
-        params: Mapping[str, Any],
-        *,
-        call: str | None = None,
-        key: str | None = None,
-        stub: StubModel | None = None,
-    ) -> None:
-        super().__init__(SAMPLING, call=call, key=key)
+    def __init__(self, params: Mapping[str, Any], asked: AskedFor, *, stub: StubModel | None = None) -> None:
+        super().__init__(SAMPLING, asked)
         self.params = params
         self.stub = stub or StubModel()
         max_tokens = params.get("maxTokens")
@@ -150,12 +143,3 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
     def action_stub(self) -> None:
         """Answer with the stub model's reply."""
         self.dismiss(SamplingReply(self.stub.reply(self.params), STUB_SOURCE, self.always_stub))
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "send":
-            self.action_send()
-        elif event.button.id == "stub":
-            self.action_stub()
-        elif event.button.id == "cancel-call":
-            self.action_cancel_call()

@@ -28,7 +28,7 @@ from inspector.answers.base import InputResponse
 from inspector.protocol.methods import ELICITATION
 from inspector.protocol.sanitize import has_hidden
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal
+from inspector.ui.modals.base import AnswerModal, AskedFor
 from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser
 from inspector.ui.safe_text import clean, safe
 
@@ -68,13 +68,12 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
     def __init__(
         self,
         params: Mapping[str, Any],
+        asked: AskedFor,
         *,
-        call: str | None = None,
-        key: str | None = None,
         server_host: str | None = None,
         opener: Opener = open_in_browser,
     ) -> None:
-        super().__init__(ELICITATION, call=call, key=key)
+        super().__init__(ELICITATION, asked)
         self.params = params
         url = params.get("url")
         self.url = url if isinstance(url, str) else ""
@@ -181,14 +180,3 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
     def action_cancel(self) -> None:
         """Answer ``{"action": "cancel"}``."""
         self.dismiss({"action": "cancel"})
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "open":
-            await self.action_open()
-        elif event.button.id == "done":
-            self.action_done()
-        elif event.button.id == "decline":
-            self.action_decline()
-        elif event.button.id == "cancel":
-            self.action_cancel()

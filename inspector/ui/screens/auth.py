@@ -29,6 +29,7 @@ from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.modals.url_check import analyse
 from inspector.ui.safe_text import clean, one_line
 from inspector.ui.widgets.auth_steps import AuthSteps
+from inspector.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,7 +67,6 @@ class AuthScreen(Screen[None]):
 
     DEFAULT_CSS = """
     AuthScreen { background: $background; }
-    AuthScreen #auth-title { height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold; }
     AuthScreen #auth-status { height: auto; padding: 0 1; margin: 1 0 0 0; }
     AuthScreen #auth-url-box { height: auto; max-height: 8; border: round $accent; padding: 0 1; }
     AuthScreen #auth-url-box.-unsafe { border: round $warning; }
@@ -89,7 +89,7 @@ class AuthScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(one_line(f"Login · {self.server}", 200)), id="auth-title")
+        yield TitleBar(Text(one_line(f"Login · {self.server}", 200)), id="auth-title")
         yield Static("", id="auth-status")
         with VerticalScroll(id="auth-url-box", can_focus=False):
             yield Static("", id="auth-url")

@@ -7,14 +7,17 @@ what the user composed to ``send``, the screen's ``run_call``. It never makes a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from inspector.ui.modals.answers_editor import AnswersEditor
 from inspector.ui.modals.dialog import open_dialog
-from inspector.ui.resend import EditedAnswers, answers_of, resend_plan
+from inspector.ui.resend import ComposePlan, EditedAnswers, answers_of, resend_plan
 from inspector.ui.screens.compose import ComposeResultValue, ComposeScreen
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import App
 
     from inspector.answers.base import AnswerSource
@@ -22,24 +25,24 @@ if TYPE_CHECKING:
     from inspector.session.timeline import Call
 
 
-class SendCall(Protocol):
-    """Makes one call (the main screen's ``run_call``)."""
+@dataclass(frozen=True, slots=True)
+class CallRequest:
+    """One call to make, as the user composed it; the main screen's ``run_call`` makes it."""
 
-    def __call__(
-        self,
-        kind: CatalogKind,
-        name: str,
-        arguments: dict[str, Any] | None,
-        *,
-        answers: AnswerSource | None = None,
-        resend_of: int | None = None,
-    ) -> object: ...
+    kind: CatalogKind
+    name: str
+    """The tool's or the prompt's name, or the URI to read."""
+    arguments: dict[str, Any] | None
+    answers: AnswerSource | None = None
+    """A resend's edited answers (None: every question is asked interactively)."""
+    resend_of: int | None = None
+    """The call it sends again (recorded, so replay shows it; None: a new call)."""
 
 
 class CallComposer:
     """Asks the user what to send, then sends it (see the module docstring)."""
 
-    def __init__(self, app: App[Any], send: SendCall, answers: AnswerSource) -> None:
+    def __init__(self, app: App[Any], send: Callable[[CallRequest], object], answers: AnswerSource) -> None:
         self.app = app
         self.send = send
         self.answers = answers
@@ -49,33 +52,26 @@ class CallComposer:
         """A catalog item was chosen: a resource is read and a prompt without arguments got at once; anything else
         is composed first."""
         if kind == "resources":
-            self.send(kind, str(item.get("uri", "")), None)
+            self.send(CallRequest(kind, str(item.get("uri", "")), None))
         elif kind == "prompts" and not item.get("arguments"):
-            self.send(kind, str(item.get("name", "")), {})
+            self.send(CallRequest(kind, str(item.get("name", "")), {}))
         else:
-            self.compose(item, kind)
+            self.compose(ComposePlan(kind, item))
 
-    def compose(
-        self,
-        item: dict[str, Any],
-        kind: CatalogKind,
-        *,
-        initial: dict[str, Any] | None = None,
-        title: str = "",
-        resend_of: int | None = None,
-    ) -> None:
-        """Open the composer for ``item``, then make the call it composes (a template is read at its URI)."""
+    def compose(self, plan: ComposePlan, *, resend_of: int | None = None) -> None:
+        """Open the composer on ``plan``, then make the call it composes (a template is read at its URI)."""
+        kind = plan.kind
 
         def composed(value: ComposeResultValue | None) -> None:
             if value is None:
                 return
             name, arguments = value
             if kind == "templates":
-                self.send("resources", name, None, resend_of=resend_of)  # the URI the template expanded to
+                self.send(CallRequest("resources", name, None, resend_of=resend_of))  # the URI the template expanded to
             else:
-                self.send(kind, name, arguments, resend_of=resend_of)
+                self.send(CallRequest(kind, name, arguments, resend_of=resend_of))
 
-        open_dialog(self.app, ComposeScreen(item, kind=kind, initial=initial, title=title), composed)
+        open_dialog(self.app, ComposeScreen(plan), composed)
 
     def resend(self, call: Call, round_: int, catalog: dict[CatalogKind, list[dict[str, Any]]]) -> str | None:
         """Compose ``call`` again (its arguments), or from a round row edit the answers it was given; returns why
@@ -85,17 +81,18 @@ class CallComposer:
             return f"{call.method} cannot be resent (tools/call, prompts/get and resources/read can)"
         answers = answers_of(call)
         if not (round_ and answers):
-            self.compose(plan.item, plan.kind, initial=plan.arguments, title=plan.title, resend_of=call.index)
+            self.compose(plan, resend_of=call.index)
             return None
+        sent = plan.arguments or {}
 
         def edited(value: dict[str, Any] | None) -> None:
             if value is None:
                 return
             kind: CatalogKind = "resources" if plan.kind == "templates" else plan.kind
-            name = str(plan.arguments.get("uri", "")) if kind == "resources" else str(plan.item.get("name", ""))
-            arguments = None if kind == "resources" else plan.arguments
+            name = str(sent.get("uri", "")) if kind == "resources" else str(plan.item.get("name", ""))
+            arguments = None if kind == "resources" else sent
             source = EditedAnswers(value, self.answers)
-            self.send(kind, name, arguments, answers=source, resend_of=call.index)
+            self.send(CallRequest(kind, name, arguments, source, call.index))
 
         open_dialog(self.app, AnswersEditor(call, round_, answers), edited)
         return None

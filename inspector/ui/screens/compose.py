@@ -26,6 +26,8 @@ from inspector.ui.widgets.composer import Composer
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
+    from inspector.ui.resend import ComposePlan
+
 ComposeResultValue = tuple[str, dict[str, Any]]
 URI: str = "uri"
 """The one field of a template composed as a plain URI."""
@@ -64,40 +66,34 @@ class ComposeScreen(Dialog[ComposeResultValue | None]):
     ComposeScreen > .dialog { width: 100; max-width: 95%; height: 80%; border: round $primary; }
     """
 
-    def __init__(
-        self, item: dict[str, Any], *, kind: str = "tools", initial: dict[str, Any] | None = None, title: str = ""
-    ) -> None:
+    def __init__(self, plan: ComposePlan) -> None:
         super().__init__()
-        self.item = item
-        """The catalog item being composed for."""
-        self.kind = kind
-        """tools, prompts or templates."""
-        self.initial = initial
-        """Arguments to start with (a resent call's), else each field's default."""
-        self.title = title
-        """Put before the verb in the border title (e.g. "resend #6")."""
+        self.plan = plan
+        """The catalog item composed for, its kind, the arguments to start with and the title."""
 
     @property
     def template(self) -> str:
         """The resource template composed for ("" for a tool or a prompt)."""
-        return str(self.item.get("uriTemplate", "")) if self.kind == "templates" else ""
+        return str(self.plan.item.get("uriTemplate", "")) if self.plan.kind == "templates" else ""
 
     def box_title(self) -> str:
-        verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}.get(self.kind, "call")
-        name = self.item.get("name", self.item.get("uriTemplate", ""))
-        if self.kind == "templates":
+        item, kind = self.plan.item, self.plan.kind
+        verb = {"tools": "call", "prompts": "get prompt", "templates": "read"}.get(kind, "call")
+        name = item.get("name", item.get("uriTemplate", ""))
+        if kind == "templates":
             name = self.template
-        title = f"{self.title}: " if self.title else ""
+        title = f"{self.plan.title}: " if self.plan.title else ""
         return f"{title}{verb} {safe_line(str(name), limit=60).plain}"
 
     def compose_body(self) -> ComposeResult:
-        start = MISSING if self.initial is None else self.initial
-        if self.kind == "prompts":
-            yield Composer.for_prompt(self.item, initial=start)
-        elif self.kind == "templates":
-            yield Composer(template_as_tool(self.item), kind="resource", initial=start)
+        item, kind = self.plan.item, self.plan.kind
+        start = MISSING if self.plan.arguments is None else self.plan.arguments
+        if kind == "prompts":
+            yield Composer.for_prompt(item, initial=start)
+        elif kind == "templates":
+            yield Composer(template_as_tool(item), kind="resource", initial=start)
         else:
-            yield Composer(self.item, initial=start)
+            yield Composer(item, initial=start)
 
     def on_mount(self) -> None:
         self._show_uri()
@@ -106,7 +102,7 @@ class ComposeScreen(Dialog[ComposeResultValue | None]):
     @on(Input.Changed)
     def _show_uri(self) -> None:
         """The URI the template expands to with what the fields show now."""
-        if self.kind != "templates":
+        if self.plan.kind != "templates":
             return
         composer = self.query_one(Composer)
         value, _ = composer.form.collect()
@@ -119,7 +115,7 @@ class ComposeScreen(Dialog[ComposeResultValue | None]):
     def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         with released(event.hold):
-            if self.kind == "templates":
+            if self.plan.kind == "templates":
                 self.dismiss((template_uri(self.template, event.arguments), {}))
             else:
                 self.dismiss((event.tool_name, event.arguments))

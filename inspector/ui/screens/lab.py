@@ -9,6 +9,7 @@ exactly as ``inspector replay`` would; escape from there comes back here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -19,10 +20,11 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Footer, Input
 
 from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
 from inspector.replay.loader import RecordingError, load_recording
+from inspector.ui.app_settings import AppSettings
 from inspector.ui.interactive_answers import calling
 from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings, typing
@@ -33,6 +35,7 @@ from inspector.ui.safe_text import clean
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.lab_form import LabForm
 from inspector.ui.widgets.lab_rows import LabTable, LabText, detail_text, questions_table, summary_text
+from inspector.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -56,6 +59,20 @@ QUESTIONS_NOTE = (
 )
 
 
+@dataclass
+class LabProgress:
+    """The lab screen's last run, as far as it has gone."""
+
+    running: bool = False
+    """A run is going on."""
+    report: LabReport | None = None
+    """The run's report (growing while it runs; final once ``finished``)."""
+    finished: bool = False
+    """The run ended (tests wait on it)."""
+    stages: list[str] = field(default_factory=list)
+    """The stages of the run, in order."""
+
+
 class LabScreen(Screen[None]):
     """The lab on one target (see the module docstring)."""
 
@@ -69,7 +86,6 @@ class LabScreen(Screen[None]):
 
     DEFAULT_CSS = """
     LabScreen { background: $background; }
-    LabScreen #lab-title { height: 1; padding: 0 1; color: $text; background: $panel; text-style: bold; }
     LabScreen #lab-status { height: auto; max-height: 3; padding: 0 1; }
     LabScreen #lab-top { height: 1fr; }
     LabScreen LabTable { width: 1fr; height: 1fr; border: round $panel; }
@@ -101,18 +117,12 @@ class LabScreen(Screen[None]):
         self.choices = choices
         self.answers = answers
         self._hold = hold
-        self.running = False
-        """A run is going on."""
-        self.report: LabReport | None = None
-        """The last run's report (growing while it runs; final once ``finished``)."""
-        self.finished = False
-        """The last run ended (tests wait on it)."""
-        self.stages: list[str] = []
-        """The stages of the last run, in order."""
+        self.progress = LabProgress()
+        """The last run, as far as it has gone."""
 
     # ------------------------------------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Static(TITLE, id="lab-title")
+        yield TitleBar(TITLE, id="lab-title")
         yield LabText("choose instance B, the checks and the calls, then run (ctrl+r)", id="lab-status")
         with Horizontal(id="lab-top"):
             yield LabForm(self.target, self.factory.second_instance(self.target), self.choices, id="lab-form")
@@ -147,18 +157,19 @@ class LabScreen(Screen[None]):
 
     # ------------------------------------------------------------------------------------------------ running
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        last = self.progress
         if action == "run":
-            return not self.running
+            return not last.running
         if action == "edit":
-            return not typing(self.app) and not self.running and self.report is not None
+            return not typing(self.app) and not last.running and last.report is not None
         if action == "open_recording":
-            return not typing(self.app) and self.finished and bool(self.report and self.report.recordings)
+            return not typing(self.app) and last.finished and bool(last.report and last.report.recordings)
         return True
 
     @on(LabForm.RunRequested)
     def action_run(self) -> None:
         """Start a run with what the form says (one at a time)."""
-        if not self.running:
+        if not self.progress.running:
             self.run_lab(self.query_one(LabForm).ask())
 
     @work(exclusive=True, group="lab")
@@ -178,7 +189,7 @@ class LabScreen(Screen[None]):
         except Exception as error:  # the lab never raises for the server; anything else is still shown, not a crash
             status.show(Text(clean(f"the lab stopped: {error}"), style=status.palette["fail"]))
         finally:
-            self.running = False
+            self.progress.running = False
             if self.is_attached:
                 self.query_one(LabForm).running(False)
                 self.refresh_bindings()
@@ -187,10 +198,7 @@ class LabScreen(Screen[None]):
         self.post_message(self.Progressed(event))
 
     def _started(self, run: LabRun) -> None:
-        self.running = True
-        self.finished = False
-        self.report = run.report
-        self.stages = []
+        self.progress = LabProgress(running=True, report=run.report)
         self.table.reset()
         self.query_one("#lab-detail", LabText).show("")
         self.query_one("#lab-questions", LabText).show("")
@@ -204,7 +212,7 @@ class LabScreen(Screen[None]):
         event = message.event
         status = self.query_one("#lab-status", LabText)
         if isinstance(event, StageStarted):
-            self.stages.append(event.stage)
+            self.progress.stages.append(event.stage)
             line = Text(f"running · {event.stage}", style=status.palette["label"])
             line.append(f" · {clean(event.detail, keep_newlines=False)}", style=status.palette["dim"])
             status.show(line)
@@ -212,8 +220,8 @@ class LabScreen(Screen[None]):
             self.table.add(event.row)
             self._show_current()
         elif isinstance(event, LabFinished):
-            self.report = event.report
-            self.finished = True
+            self.progress.report = event.report
+            self.progress.finished = True
             status.show(self._ended(event.report, status))
             self.query_one("#lab-questions", LabText).show(self._questions(event.report))
             self._first_to_look_at(event.report)
@@ -254,7 +262,8 @@ class LabScreen(Screen[None]):
     def _show_current(self) -> None:
         row = self.table.current
         pane = self.query_one("#lab-detail", LabText)
-        recordings = self.report.recordings if self.report is not None and self.finished else {}
+        last = self.progress
+        recordings = last.report.recordings if last.report is not None and last.finished else {}
         pane.show(detail_text(row, pane.palette, recordings) if row is not None else "")
 
     @property
@@ -264,7 +273,7 @@ class LabScreen(Screen[None]):
 
     async def action_open_recording(self) -> None:
         """The recording of the highlighted row's session (else the main one), read-only, at the row's call."""
-        report = self.report
+        report = self.progress.report
         if report is None or not report.recordings:
             return
         row = self.table.current
@@ -277,7 +286,7 @@ class LabScreen(Screen[None]):
             return
         from inspector.ui.screens.main import MainScreen
 
-        screen = MainScreen(recording.target(), None, self.answers, replay=recording, can_go_back=True)
+        screen = MainScreen(recording, self.answers, can_go_back=True)
         await self.app.push_screen(screen)
         if row is not None and row.call is not None and row.part == part:
             screen.timeline_view.select_call(row.call, 1)
@@ -299,7 +308,8 @@ class LabScreen(Screen[None]):
 
 def open_lab(main: MainScreen) -> None:
     """Open the Lab screen over ``main`` (a live session's target), when the app was given a lab factory."""
-    factory: LabFactory | None = getattr(main.app, "lab_factory", None)
+    settings = getattr(main.app, "settings", None)
+    factory = settings.lab_factory if isinstance(settings, AppSettings) else None
     if main.walk is not None:
         main.notify("a recording has no server to run the lab on: open the lab from a live session", severity="warning")
         return

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.protocol.jsonrpc import JsonObject
     from inspector.targets.target import Target
+    from inspector.ui.screens.call_composer import CallRequest
     from inspector.ui.session_port import SessionFactory, SessionPort
 
 CLOSE_TIMEOUT_S = 5.0
@@ -109,19 +110,13 @@ class LiveSession:
         era = self._session().timeline.era
         return era is not None and era.era == "legacy"
 
-    async def call(
-        self,
-        kind: CatalogKind,
-        name: str,
-        arguments: dict[str, Any] | None,
-        answers: AnswerSource | None = None,
-        resends: int | None = None,
-    ) -> None:
-        """Make one call, answered by ``answers`` if given (a resend's edited answers), else interactively; the
-        modals it opens are titled with it. ``resends``: the call it sends again (recorded, so replay shows it)."""
+    async def call(self, request: CallRequest) -> None:
+        """Make one call, answered by the request's answers if given (a resend's edited answers), else
+        interactively; the modals it opens are titled with it. A resend is recorded as one, so replay shows it."""
         session = self._session()
+        kind, name, arguments, resends = request.kind, request.name, request.arguments, request.resend_of
         method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
-        with calling(f"{method} {name}"), self.switch.using(answers):
+        with calling(f"{method} {name}"), self.switch.using(request.answers):
             if kind == "tools":
                 await session.call_tool(
                     name, arguments, capabilities=None if self.tasks else self.no_tasks, resends=resends

@@ -1,17 +1,18 @@
 """The main screen: catalog, timeline, detail, requestState panel and console around one session or a recording.
 
-The screen orchestrates: it owns the session (built by the injected factory), runs every network operation in a
-worker, turns bridge messages into attribute updates on its widgets, and acts on the messages its widgets post (a
-catalog item chosen, a key pressed on the highlighted call). Widgets never touch the session or each other. The
-keys on the highlighted call (export, edit & resend, cancel) belong to the ``CallKeys`` container of the panes;
-cancels, the subscriptions panel and the tasks toggle are ``LongWork``'s. Given a ``Recording`` instead (``inspector
-replay FILE``), the screen holds a ``ReplayWalk`` that shows the recorded timeline read-only and walks it with ``n``
-and ``N``: no session is built, no server started, and every key that would send says so.
+The screen orchestrates: given a ``LiveSession`` (the app builds it on the injected factory), it owns the session
+the factory builds, runs every network operation in a worker, turns bridge messages into attribute updates on its
+widgets, and acts on the messages its widgets post (a catalog item chosen, a key pressed on the highlighted call).
+Widgets never touch the session or each other. The keys on the highlighted call (export, edit & resend, cancel)
+belong to the ``CallKeys`` container of the panes; cancels, the subscriptions panel and the tasks toggle are
+``LongWork``'s. Given a ``Recording`` instead (``inspector replay FILE``), the screen holds a ``ReplayWalk`` that
+shows the recorded timeline read-only and walks it with ``n`` and ``N``: no session is built, no server started,
+and every key that would send says so.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.binding import BindingType
@@ -19,7 +20,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from inspector.protocol.methods import CatalogKind
 from inspector.session.timeline import Timeline
 from inspector.ui.bridge import (
     CallWasFinished,
@@ -36,9 +36,9 @@ from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.login_watch import LoginWatch
 from inspector.ui.modals.dialog import open_dialog
-from inspector.ui.modals.export import ExportModal
-from inspector.ui.recorded import READ_ONLY
-from inspector.ui.screens.call_composer import CallComposer
+from inspector.ui.modals.export import CallToExport, ExportModal
+from inspector.ui.recorded import READ_ONLY, Recording
+from inspector.ui.screens.call_composer import CallComposer, CallRequest
 from inspector.ui.screens.detail_show import DetailShow
 from inspector.ui.screens.live_session import LiveSession
 from inspector.ui.screens.long_work import LongWork
@@ -56,14 +56,11 @@ from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_view import TimelineView
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from textual.app import ComposeResult
 
     from inspector.answers.base import AnswerSource
     from inspector.targets.target import Target
-    from inspector.ui.recorded import Recording
-    from inspector.ui.session_port import SessionFactory, SessionPort
+    from inspector.ui.session_port import SessionPort
 
 
 class MainScreen(Screen[None]):
@@ -85,26 +82,23 @@ class MainScreen(Screen[None]):
 
     def __init__(
         self,
-        target: Target,
-        factory: SessionFactory | None,
+        shown: LiveSession | Recording,
         answers: AnswerSource,
         *,
         recording: str | None = None,
-        config_dir: Path | None = None,
         can_go_back: bool = False,
-        session: SessionPort | None = None,
-        replay: Recording | None = None,
     ) -> None:
         super().__init__()
-        self.target = target
-        self.answers = answers
-        self.live = LiveSession(target, factory, answers, session, config_dir=config_dir) if replay is None else None
+        self.live = shown if isinstance(shown, LiveSession) else None
         """The live session's work (None for a recording)."""
-        self.walk = ReplayWalk(replay) if replay is not None else None
+        self.walk = ReplayWalk(shown) if isinstance(shown, Recording) else None
         """Shows the recording and walks it step by step (None: a live session)."""
+        self.target: Target = shown.target if isinstance(shown, LiveSession) else shown.target()
+        self.answers = answers
         self.recording = recording
+        """Where the live session records, as the header shows it (None: it does not)."""
         self.can_go_back = can_go_back
-        self.state = "replay" if replay is not None else "connecting"
+        self.state = "replay" if self.walk is not None else "connecting"
         """connecting, connected, failed, closed, or replay (shown in the header)."""
         self.failure: BaseException | None = None
         """Why the last connect failed."""
@@ -113,7 +107,7 @@ class MainScreen(Screen[None]):
         self.logins = LoginWatch(self)
         """Brings up the login screen when a login starts (``a`` any time)."""
         self._bridge: TimelineBridge | None = None
-        self._empty = Timeline(target=target.display_name)
+        self._empty = Timeline(target=self.target.display_name)
 
     @property
     def session(self) -> SessionPort | None:
@@ -234,23 +228,15 @@ class MainScreen(Screen[None]):
         self.refresh_bindings()
 
     @work(exclusive=True, group="call")
-    async def run_call(
-        self,
-        kind: CatalogKind,
-        name: str,
-        arguments: dict[str, Any] | None,
-        *,
-        answers: AnswerSource | None = None,
-        resend_of: int | None = None,
-    ) -> None:
-        """Make one call; the session drives its rounds and asks the answers source (``answers`` if given, for a
-        resend with edited answers) for input. A resend (``resend_of``) is shown next to the call it resent."""
+    async def run_call(self, request: CallRequest) -> None:
+        """Make one call; the session drives its rounds and asks the answers source (the request's, for a resend
+        with edited answers) for input. A resend is shown next to the call it resent."""
         if self.live is None or self.live.session is None:
             return
-        if resend_of is None:
+        if request.resend_of is None:
             self.timeline_view.cursor = 0
         try:
-            await self.live.call(kind, name, arguments, answers, resend_of)
+            await self.live.call(request)
         finally:
             if isinstance(self.answers, InteractiveAnswers):
                 self.answers.release_between()  # the call ended before asking the question the keys waited for
@@ -329,7 +315,8 @@ class MainScreen(Screen[None]):
     def _export(self, event: CallKeys.ExportRequested) -> None:
         header = self.walk.recording.header if self.walk is not None else None
         with released(event.hold):
-            open_dialog(self.app, ExportModal(self.timeline, event.call.index, event.round, header=header))
+            exported = CallToExport(self.timeline, event.call.index, event.round, header)
+            open_dialog(self.app, ExportModal(exported))
 
     @on(CallKeys.ResendRequested)
     def _resend(self, event: CallKeys.ResendRequested) -> None:

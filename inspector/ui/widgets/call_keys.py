@@ -15,6 +15,7 @@ function to call instead (``cancel``), and ``k`` acts as the app reads it (a pri
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import BindingType
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
 
     from inspector.session.timeline import Call, RequestState
     from inspector.ui.key_hold import Hold
+
+
+@dataclass
+class CallKeyPressed(Message):
+    """A key that opens a dialog on the highlighted call (or one of its rounds) was pressed."""
+
+    call: Call
+    round: int
+    """The highlighted round (0: the call row)."""
+    hold: Hold | None = None
+    """The keys typed after it, held for the dialog."""
 
 
 class CallKeys(Vertical):
@@ -64,32 +76,19 @@ class CallKeys(Vertical):
     CallKeys { height: 1fr; }
     """
 
-    class ExportRequested(Message):
-        """``e``: export ``call`` (``round`` is the highlighted round, 0 for the call row)."""
+    class ExportRequested(CallKeyPressed):
+        """``e``: export ``call`` (``round`` is the highlighted round, 0 for the call row); ``hold`` is released once
+        the dialog is open."""
 
-        def __init__(self, call: Call, round_: int, hold: Hold | None = None) -> None:
-            super().__init__()
-            self.call = call
-            self.round = round_
-            self.hold = hold
-            """The keys held for the dialog; released once it is open."""
+    class ResendRequested(CallKeyPressed):
+        """``s``: resend ``call``; from a round row (``round`` > 0), with its answers edited; ``hold`` is released
+        once the dialog is open (or the resend refused)."""
 
-    class ResendRequested(Message):
-        """``s``: resend ``call``; from a round row (``round`` > 0), with its answers edited."""
-
-        def __init__(self, call: Call, round_: int, hold: Hold | None = None) -> None:
-            super().__init__()
-            self.call = call
-            self.round = round_
-            self.hold = hold
-            """The keys held for the dialog; released once it is open (or refused)."""
-
+    @dataclass
     class CancelRequested(Message):
         """``k``: cancel ``call``, which is in flight."""
 
-        def __init__(self, call: Call) -> None:
-            super().__init__()
-            self.call = call
+        call: Call
 
     def __init__(self, *children: Widget, id: str | None = None) -> None:
         super().__init__(*children, id=id)

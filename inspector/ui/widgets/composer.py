@@ -8,6 +8,7 @@ composer never calls anything itself: it posts ``Composer.Submitted`` and the sc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rich.text import Text
@@ -20,7 +21,7 @@ from inspector.protocol.schema_form import MISSING, FieldSpec, Path, form_spec, 
 from inspector.ui.key_hold import hold_keys, released
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe, safe_line
-from inspector.ui.widgets.form_check import schema_errors
+from inspector.ui.widgets.form_check import ObjectCheck
 from inspector.ui.widgets.form_groups import FormView, is_simple
 
 if TYPE_CHECKING:
@@ -62,21 +63,18 @@ class Composer(Vertical):
         ),
     )
 
+    @dataclass
     class Submitted(Message):
         """The user asked to run the call; ``arguments`` are exactly what the form shows."""
 
-        def __init__(
-            self, tool_name: str, arguments: dict[str, Any], kind: ComposerKind = "tool", hold: Hold | None = None
-        ) -> None:
-            super().__init__()
-            self.hold = hold
-            """The keys typed after sending, held until the composer is closed (they are for the screen behind)."""
-            self.tool_name = tool_name
-            """The tool's name (the prompt's name when ``kind`` is "prompt")."""
-            self.arguments = arguments
-            """The arguments to send: omitted fields are absent, never ``""``."""
-            self.kind = kind
-            """What the composer was built for: a tool call or a prompt."""
+        tool_name: str
+        """The tool's name (the prompt's name when ``kind`` is "prompt")."""
+        arguments: dict[str, Any]
+        """The arguments to send: omitted fields are absent, never ``""``."""
+        kind: ComposerKind = "tool"
+        """What the composer was built for: a tool call or a prompt."""
+        hold: Hold | None = None
+        """The keys typed after sending, held until the composer is closed (they are for the screen behind)."""
 
     def __init__(
         self,
@@ -115,7 +113,9 @@ class Composer(Vertical):
         if self.kind == "resource":
             yield Static("", classes="composer-preview")  # the URI read, written by the screen as you type
         with VerticalScroll(classes="composer-body"):
-            yield FormView(self.spec, self._check, initial=self.initial, id="composer-form")
+            yield FormView(
+                self.spec, ObjectCheck(self.spec.schema, "the arguments"), initial=self.initial, id="composer-form"
+            )
         with Horizontal(classes="composer-footer"):
             yield Button(
                 BUTTONS[self.kind], variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)"
@@ -138,11 +138,6 @@ class Composer(Vertical):
     def form(self) -> FormView:
         """The arguments form."""
         return self.query_one("#composer-form", FormView)
-
-    def _check(self, value: Any) -> dict[Path, str]:
-        if not isinstance(value, dict):
-            return {(): "the arguments must be a JSON object"}
-        return schema_errors(self.spec.schema, value)
 
     def arguments(self) -> tuple[dict[str, Any] | None, dict[Path, str]]:
         """The arguments the form shows, checked; ``None`` and the errors (shown on screen) when invalid."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual.widgets import RichLog
@@ -14,18 +14,14 @@ if TYPE_CHECKING:
 
     from inspector.session.timeline import ConsoleLine
 
-SOURCE_CLASS: dict[str, str] = {
-    "stderr": "console--stderr",
-    "log": "console--log",
-    "transport": "console--transport",
-    "session": "console--session",
-}
+SOURCES: Final = ("stderr", "log", "transport", "session")
+"""Every ``ConsoleLine.source``; a line is styled by its source's component class, ``console--<source>``."""
 
 
 class Console(RichLog):
     """Appends ``ConsoleLine`` s; markup and highlighting are off, control characters made visible."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {*SOURCE_CLASS.values(), "console--error"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*(f"console--{source}" for source in SOURCES), "console--error"}
 
     DEFAULT_CSS = """
     Console { background: $surface; }
@@ -56,7 +52,7 @@ class Console(RichLog):
         style_class = (
             "console--error"
             if level in ("error", "critical", "alert", "emergency")
-            else SOURCE_CLASS.get(line.source, "console--stderr")
+            else f"console--{line.source if line.source in SOURCES else 'stderr'}"
         )
         tag = f"{line.source}{'/' + clean(level) if level else ''}"
         text = Text(

@@ -7,6 +7,7 @@ meta-schemas alone: a remote ``$ref`` is reported as not checked, never retrieve
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema import Draft202012Validator
@@ -106,6 +107,21 @@ def schema_errors(schema: Mapping[str, Any], value: Any) -> dict[Path, str]:
             break
         _record(_leaf(error), errors)
     return errors
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectCheck:
+    """A form's check (``FormView``'s ``check``): the value must be a JSON object that passes ``schema``, with the
+    same checker as the answer's before it is sent, each error worded for a person and put under its field."""
+
+    schema: Mapping[str, Any]
+    what: str
+    """What the object is, for the message when the value is not one ("the arguments")."""
+
+    def __call__(self, value: Any) -> dict[Path, str]:
+        if not isinstance(value, dict):
+            return {(): f"{self.what} must be a JSON object"}
+        return schema_errors(self.schema, value)
 
 
 def sub_schema(root: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, Any]:

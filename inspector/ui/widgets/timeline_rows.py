@@ -170,6 +170,16 @@ class Columns:
         return cls(status, wait)
 
 
+@dataclass(frozen=True, slots=True)
+class RowLook:
+    """How a row is drawn: the width it fills, the theme's styles, and the right-hand columns' widths every row
+    shares (None: each call's own)."""
+
+    width: int
+    palette: Palette
+    columns: Columns | None = None
+
+
 def status_text(call: Call, view: WorkView | None = None) -> str:
     """The status column of a call: its status ("cancelling" from the key on: ``view``), and its findings count
     (``complete ⚠2``)."""
@@ -206,19 +216,13 @@ def _line(left: Text, right: Text, width: int, extra: Text | None = None) -> Tex
     return Text.assemble(left, " ", right, end="", no_wrap=True)
 
 
-def render_call(
-    call: Call,
-    expanded: bool,
-    width: int,
-    palette: Palette,
-    columns: Columns | None = None,
-    view: WorkView | None = None,
-) -> Text:
+def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None = None) -> Text:
     """The line of a call: fold mark, index, method, name, and while it runs its progress bar (or what its task
     says it is doing; a task that ended, its summary); then in columns the status (and findings mark), the
     rounds, the server's time and the wait for answers (``you 9.7 s``); a resent call names the call it
     resent."""
-    columns = columns or Columns.of([call], view)
+    palette = look.palette
+    columns = look.columns or Columns.of([call], view)
     left = Text(no_wrap=True, end="")
     left.append("▼ " if expanded else "▶ ", palette["dim"])
     left.append(f"#{call.index} ", palette["dim"])
@@ -236,7 +240,7 @@ def render_call(
     rounds = len(call.rounds)
     right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
     _times(right, server_time(call.server_ms, call.ended), waited(call.answer_sources, call.wait_ms), columns, palette)
-    return _line(left, right, width, _work(call, palette))
+    return _line(left, right, look.width, _work(call, palette))
 
 
 def _work(call: Call, palette: Palette) -> Text | None:
@@ -283,23 +287,15 @@ def _round_end(call: Call, round_: Round) -> tuple[str, str]:
     return "pending", "pending"
 
 
-def render_round(
-    call: Call,
-    round_: Round,
-    width: int,
-    palette: Palette,
-    columns: Columns | None = None,
-    *,
-    startup: bool = False,
-    last: bool | None = None,
-) -> Text:
+def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = False, last: bool | None = None) -> Text:
     """The line of a round: request id (and its method when it is not the call's: a task's) -> resultType or the
     task status it said, input keys (an update: the keys it answered, by whom), "late" for a reply that came after
     its call had ended; then, under the call's rounds column, a lock when it carried a requestState and its
     findings, and under its times the server's time and the wait for its answers (a legacy server request has only
     the wait for our reply). ``startup``: its time includes the server's start-up; ``last``: it is the last row
     of its call (default: the last round, and no call details)."""
-    columns = columns or Columns.of([call])
+    palette = look.palette
+    columns = look.columns or Columns.of([call])
     position = call.rounds.index(round_)
     if last is None:
         last = round_ is call.rounds[-1] and not call_details(call)
@@ -334,28 +330,20 @@ def render_round(
     wait = waited(round_.answer_sources, call.round_wait_ms[position])
     server = "" if round_.kind == "server-request" else server_time(call.round_server_ms[position], call.ended)
     _times(right, server, wait, columns, palette)
-    return _line(left, right, width)
+    return _line(left, right, look.width)
 
 
-def render_detail(text: str, style: str, width: int, palette: Palette, *, last_round: bool) -> Text:
+def render_detail(text: str, style: str, look: RowLook, *, last_round: bool) -> Text:
     """A detail line under a round (answers, notifications, findings) or a call (call findings, status detail)."""
-    line = Text("      " if last_round else "  │   ", palette["dim"], no_wrap=True, end="")
-    line.append(one_line(text, max(width - 6, 1)), palette[style])
-    line.truncate(width, overflow="ellipsis", pad=True)
+    line = Text("      " if last_round else "  │   ", look.palette["dim"], no_wrap=True, end="")
+    line.append(one_line(text, max(look.width - 6, 1)), look.palette[style])
+    line.truncate(look.width, overflow="ellipsis", pad=True)
     return line
 
 
-def render_row(
-    row: Row,
-    timeline: Timeline,
-    expanded: set[int],
-    width: int,
-    palette: Palette,
-    columns: Columns | None = None,
-    view: WorkView | None = None,
-) -> Text:
-    """The text of any row (``columns``: the widths every row shares, else this call's own; ``view``: unfolded
-    polls, calls being cancelled)."""
+def render_row(row: Row, timeline: Timeline, expanded: set[int], look: RowLook, view: WorkView | None = None) -> Text:
+    """The text of any row (``view``: unfolded polls, calls being cancelled)."""
+    width, palette = look.width, look.palette
     if row.part == "session":
         found = session_round(timeline, row.round)
         return render_session_row(found, width, palette) if found is not None else Text(" " * width, end="")
@@ -368,17 +356,17 @@ def render_row(
         last = shown[-1] is None and not call_details(call)
         return work_rows.render_polls(call, call.index in view.polls_open, last, width, palette)
     if row.round == 0 and row.line == 0:
-        return render_call(call, call.index in expanded, width, palette, columns, view)
+        return render_call(call, call.index in expanded, look, view)
     if row.round == 0:
         style, text = call_details(call)[row.line - 1]
-        return render_detail(text, style, width, palette, last_round=True)
+        return render_detail(text, style, look, last_round=True)
     round_ = call.rounds[row.round - 1]
     last = round_ is shown[-1] and not call_details(call)
     if row.line == 0:
         startup = includes_startup(timeline, call, round_)
-        return render_round(call, round_, width, palette, columns, startup=startup, last=last)
+        return render_round(call, round_, look, startup=startup, last=last)
     style, text = round_details(round_, call)[row.line - 1]
-    return render_detail(text, style, width, palette, last_round=last)
+    return render_detail(text, style, look, last_round=last)
 
 
 def describe_row(row: Row) -> str:

@@ -32,6 +32,7 @@ from inspector.ui.widgets.timeline_rows import (
     Columns,
     Palette,
     Row,
+    RowLook,
     build_rows,
     render_row,
 )
@@ -332,7 +333,7 @@ class TimelineView(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = render_row(row, self.timeline, self.expanded, width, self.palette(), self.columns, self.work)
+        text = render_row(row, self.timeline, self.expanded, RowLook(width, self.palette(), self.columns), self.work)
         if selected:
             text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
         segments = list(text.render(self.app.console))

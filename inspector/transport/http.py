@@ -85,7 +85,7 @@ class StreamableHttpTransport:
 
             self._channel.auth = OAuthDriver(auth, url, self._channel)
         self._inflight: dict[RequestKey, asyncio.Task[None]] = {}
-        self._closing = SharedShutdown(self._shutdown)
+        self._closing = SharedShutdown(self._shutdown, lambda: self._channel.opened)
 
     @property
     def session_id(self) -> str | None:
@@ -160,8 +160,6 @@ class StreamableHttpTransport:
 
     async def close(self) -> None:
         """Cancel every exchange, DELETE the legacy session (405 is fine), close the client. Idempotent."""
-        if not self._channel.opened:
-            return
         await self._closing.run()
 
     async def _shutdown(self) -> None:

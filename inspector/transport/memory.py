@@ -170,7 +170,7 @@ class MemoryTransport:
         self._sink: EventSink | None = None
         self._streams: PeerStreams | None = None
         self._task: asyncio.Task[int | None] | None = None
-        self._closing = SharedShutdown(self._shutdown)
+        self._closing = SharedShutdown(self._shutdown, lambda: self._task is not None)
         self._close_stage: str | None = None
         self._closed = False
 
@@ -230,8 +230,6 @@ class MemoryTransport:
 
     async def close(self) -> None:
         """End the peer's stdin, wait; cancel it, wait. Idempotent; concurrent callers share one shutdown."""
-        if self._task is None:
-            return
         await self._closing.run()
 
     async def _shutdown(self) -> None:

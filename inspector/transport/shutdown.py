@@ -14,8 +14,10 @@ class SharedShutdown:
     """One run of ``shutdown`` for all callers of ``run``. The run is shielded: a caller cancelled while it waits
     leaves the shutdown going for the others (a half-closed process or client would be worse than a late one)."""
 
-    def __init__(self, shutdown: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, shutdown: Callable[[], Awaitable[None]], opened: Callable[[], bool]) -> None:
         self._shutdown = shutdown
+        self._opened = opened
+        """Whether there is anything to shut down: closing a transport never started is a no-op."""
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -25,6 +27,8 @@ class SharedShutdown:
 
     async def run(self) -> None:
         if self._task is None:
+            if not self._opened():
+                return
             self._task = asyncio.get_running_loop().create_task(self._run())
         await asyncio.shield(self._task)
 

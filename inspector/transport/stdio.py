@@ -128,7 +128,7 @@ class StdioTransport:
         self._process: Process | None = None
         self._protocol: _LineProtocol | None = None
         self._watcher: asyncio.Task[None] | None = None
-        self._closing = SharedShutdown(self._shutdown)
+        self._closing = SharedShutdown(self._shutdown, lambda: self._process is not None)
         self._close_stage: str | None = None
         self._closed_emitted = False
         self._held: list[tuple[bytes, RequestKey | None]] | None = None
@@ -246,8 +246,6 @@ class StdioTransport:
 
     async def close(self) -> None:
         """Close stdin, wait; SIGTERM, wait; SIGKILL. Idempotent; concurrent callers share one shutdown."""
-        if self._process is None:
-            return
         await self._closing.run()
 
     async def _shutdown(self) -> None:

@@ -133,12 +133,10 @@ class InspectorSession:
         self._sender = RequestSender(
             self.connection,
             negotiated,
-            capabilities=self.options.capabilities,
-            timeout=self.timeout,
+            self.options,
             schema_of=self._schema_of,
             reinitialize=self._reinitialize,
             max_timeout=self.max_timeout,
-            log_level=self.log_level,
         )
         if self.heap is not None:
             self.heap.connected()

@@ -79,7 +79,7 @@ class Authorizer:
             "the person logs in and consents in a browser; the redirect brings the code back",
             http=None,
         )
-        helpers = _Helpers(self, url, narrator, config.login_timeout)
+        helpers = _Helpers(self, url, narrator)
         try:
             landing = await asyncio.wait_for(config.login.authorize(prompt, helpers), config.login_timeout)
         except TimeoutError:
@@ -151,11 +151,10 @@ def _redirect_code(response: httpx.Response) -> str:
 class _Helpers:
     """``protocol.oauth.LoginHelpers`` for one authorization."""
 
-    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator, timeout: float) -> None:
+    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator) -> None:
         self._authorizer = authorizer
         self._url = url
         self._narrator = narrator
-        self._timeout = timeout
         self._serving: asyncio.Task[Landing] | None = None
 
     def wait_for_browser(self) -> Awaitable[Landing]:
@@ -170,7 +169,7 @@ class _Helpers:
                     f"`inspector auth logout {self._authorizer.server}` to register again on another",
                 ) from None
             # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
-            self._serving = asyncio.ensure_future(callback.wait(self._timeout))
+            self._serving = asyncio.ensure_future(callback.wait(self._authorizer.config.login_timeout))
         return self._serving
 
     async def stop(self) -> None:

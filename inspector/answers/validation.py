@@ -72,6 +72,18 @@ def make_format_checker() -> FormatChecker:
 FORMAT_CHECKER: Final = make_format_checker()
 
 
+def offline_validator(schema: Mapping[str, Any]) -> Draft202012Validator | None:
+    """A validator for a server's ``schema``, or None when ``schema`` is not itself valid JSON Schema (it can judge
+    nothing: the server's bug, which the lint reports). Formats are checked alike on every install
+    (``FORMAT_CHECKER``), and the registry is the meta-schemas' alone: jsonschema's default one would download a
+    remote ``$ref``, and a server's schema must never make the inspector fetch anything."""
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError:
+        return None
+    return Draft202012Validator(schema, format_checker=FORMAT_CHECKER, registry=META_SCHEMAS)
+
+
 def field_errors(schema: Mapping[str, Any], content: object) -> dict[str, str]:
     """Map each field of ``content`` that fails ``schema`` to its first jsonschema message.
 
@@ -80,13 +92,9 @@ def field_errors(schema: Mapping[str, Any], content: object) -> dict[str, str]:
     JSON Schema cannot judge anything, so it yields no errors: that is the server's bug, which the protocol lint
     reports, and it must not stop the user from answering.
     """
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError:
+    validator = offline_validator(schema)
+    if validator is None:
         return {}
-    # The registry of the meta-schemas alone: jsonschema's default one would download a remote $ref, and a
-    # server's schema must never make the inspector fetch anything.
-    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER, registry=META_SCHEMAS)
     errors: dict[str, str] = {}
     try:
         for error in validator.iter_errors(content):

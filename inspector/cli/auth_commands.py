@@ -15,7 +15,7 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.auth_render import auth_json, expiry_text, status_json, status_table, step_lines
+from inspector.headless.auth_render import expiry_text, status_json, status_table, step_lines
 from inspector.protocol.sanitize import one_line
 from inspector.session.timeline_events import TimelineEvent
 from inspector.session.token_store import StoreError, TokenStore, open_store
@@ -79,7 +79,7 @@ def login(
                 "status": "logged-in" if fresh else ("already-logged-in" if summary else "no-login-needed"),
                 "login": summary,
                 "store": store.where,
-                "steps": [auth_json(s) for s in steps],
+                "steps": [s.to_json() for s in steps],
             }
             sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         elif summary is None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -23,6 +23,9 @@ from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
 from inspector.protocol.json_input import parse_object
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
+
+if TYPE_CHECKING:
+    from inspector.cli.wiring import SessionSettings
 
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
@@ -263,6 +266,16 @@ class ConnectOptions:
         if self.log_level is not None and self.log_level not in LOG_LEVELS:
             raise typer.BadParameter(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
         return self.log_level
+
+    def session_settings(self) -> SessionSettings:
+        """How the session runs, as these options say (each key an ``InspectorSession`` option)."""
+        return {
+            "tasks": not self.no_tasks,
+            "max_rounds": self.max_rounds,
+            "timeout": self.timeout,
+            "max_timeout": self.max_timeout,
+            "log_level": self.log_level_asked(),
+        }
 
     def answer_source(self) -> AnswerSource:
         """The headless answer chain; a bad answers file is a usage error with the file's own message."""

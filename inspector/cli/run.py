@@ -14,7 +14,7 @@ from rich.text import Text
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.options import ConnectOptions
-from inspector.cli.wiring import build_session, login_config, run_loop
+from inspector.cli.wiring import SessionSettings, build_session, login_config, run_loop
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
@@ -98,11 +98,7 @@ def run_and_exit(
             era=opts.era_mode(),
             record=opts.recording(),
             as_json=opts.as_json,
-            tasks=not opts.no_tasks,
-            max_rounds=opts.max_rounds,
-            timeout=opts.timeout,
-            max_timeout=opts.max_timeout,
-            log_level=opts.log_level_asked(),
+            settings=opts.session_settings(),
             show_all_calls=show_all_calls,
         )
     )
@@ -117,28 +113,13 @@ async def run_operation(
     era: EraMode,
     record: Path | None,
     as_json: bool,
-    max_rounds: int = 10,
-    timeout: float = 60.0,
-    max_timeout: float = 600.0,
+    settings: SessionSettings | None = None,
     show_all_calls: bool = False,
-    tasks: bool = True,
-    log_level: str | None = None,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
     auth: AuthConfig | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
-    session = build_session(
-        target,
-        answers,
-        era=era,
-        record=record,
-        max_rounds=max_rounds,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        tasks=tasks,
-        log_level=log_level,
-        auth=auth,
-    )
+    session = build_session(target, answers, era=era, record=record, auth=auth, **(settings or {}))
     ProgressLines(error_console()).attach(session.timeline)
     try:
         if not await connect_or_report(session, as_json=as_json):

@@ -14,6 +14,7 @@ from mcp_types import ElicitResult, InputRequiredResult
 from inspector.demo.mrtr import (
     DemoContext,
     decode_state,
+    elicit,
     elicit_answer,
     form_request,
     input_required,
@@ -160,13 +161,9 @@ async def rolling_login(ctx: DemoContext) -> str | InputRequiredResult:
 async def book_meeting(ctx: DemoContext) -> str | InputRequiredResult:
     """Book a meeting through one form that uses every requestedSchema field type."""
     require_elicitation(ctx)
-    ask_meeting = form_request(MEETING_MESSAGE, MEETING_SCHEMA)
-    if is_modern(ctx):
-        answer = elicit_answer(ctx, "meeting")
-        if answer is None:
-            return input_required({"meeting": ask_meeting})
-    else:
-        answer = await legacy_elicit(ctx, ask_meeting)
+    answer = await elicit(ctx, "meeting", form_request(MEETING_MESSAGE, MEETING_SCHEMA))
+    if isinstance(answer, InputRequiredResult):
+        return answer
     if (refused := _refused(answer)) is not None:
         return f"No meeting was booked (the form was {refused})."
     content = answer.content or {}
@@ -177,13 +174,9 @@ async def book_meeting(ctx: DemoContext) -> str | InputRequiredResult:
 async def open_dashboard(ctx: DemoContext) -> str | InputRequiredResult:
     """Connect a dashboard through a URL-mode elicitation (the browser step happens out of band)."""
     require_elicitation(ctx, mode="url")
-    ask_dashboard = url_request(DASHBOARD_MESSAGE, DASHBOARD_URL)
-    if is_modern(ctx):
-        answer = elicit_answer(ctx, "dashboard")
-        if answer is None:
-            return input_required({"dashboard": ask_dashboard})
-    else:
-        answer = await legacy_elicit(ctx, ask_dashboard)
+    answer = await elicit(ctx, "dashboard", url_request(DASHBOARD_MESSAGE, DASHBOARD_URL))
+    if isinstance(answer, InputRequiredResult):
+        return answer
     if (refused := _refused(answer)) is not None:
         return f"Dashboard not connected (the link was {refused})."
     return f"Dashboard connected via {DASHBOARD_URL}."

@@ -15,11 +15,8 @@ from mcp_types import ElicitResult, InputRequiredResult
 
 from inspector.demo.mrtr import (
     DemoContext,
-    elicit_answer,
+    elicit,
     form_request,
-    input_required,
-    is_modern,
-    legacy_elicit,
     require_elicitation,
 )
 from inspector.demo.schemas import CONFIRM_SCHEMA, LANGUAGE_SCHEMA
@@ -34,11 +31,7 @@ CONFIRM_MESSAGE: Final = "Generating the report takes a while. Go ahead?"
 async def _ask(ctx: DemoContext, key: str, message: str, schema: dict[str, Any]) -> ElicitResult | InputRequiredResult:
     """Ask one form question in either era: the answer, or (2026-07-28, first round) the input_required."""
     require_elicitation(ctx)
-    request = form_request(message, schema)
-    if is_modern(ctx):
-        answer = elicit_answer(ctx, key)
-        return answer if answer is not None else input_required({key: request})
-    return await legacy_elicit(ctx, request)
+    return await elicit(ctx, key, form_request(message, schema))
 
 
 async def code_review(code: str, ctx: DemoContext) -> list[Message] | InputRequiredResult:

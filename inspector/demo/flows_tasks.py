@@ -18,11 +18,8 @@ from mcp_types import ElicitResult, InputRequiredResult
 from inspector.demo.mrtr import (
     DemoContext,
     decode_state,
-    elicit_answer,
+    elicit,
     form_request,
-    input_required,
-    is_modern,
-    legacy_elicit,
     require_elicitation,
 )
 from inspector.demo.schemas import APPROVE_RELEASE_SCHEMA, ENVIRONMENT_SCHEMA, ENVIRONMENTS
@@ -80,14 +77,9 @@ class TaskFlows:
         if environment is None:
             environment = decode_state(ctx).get("environment")  # a later inline round carries it
         if environment is None:
-            ask = form_request(ENVIRONMENT_MESSAGE, ENVIRONMENT_SCHEMA)
-            if is_modern(ctx):
-                answer = elicit_answer(ctx, "environment")
-                if answer is None:
-                    # MRTR before any task exists: this round sits on the tools/call, ahead of the task.
-                    return input_required({"environment": ask})
-            else:
-                answer = await legacy_elicit(ctx, ask)
+            answer = await elicit(ctx, "environment", form_request(ENVIRONMENT_MESSAGE, ENVIRONMENT_SCHEMA))
+            if isinstance(answer, InputRequiredResult):
+                return answer  # MRTR before any task exists: this round sits on the tools/call, ahead of the task
             environment = _accepted(answer, "environment")
             if environment is None:
                 return f"Nothing was released: the environment question was {REFUSED[answer.action]}."

@@ -217,6 +217,15 @@ async def legacy_elicit(ctx: DemoContext, request: ElicitRequest) -> ElicitResul
     return result
 
 
+async def elicit(ctx: DemoContext, key: str, request: ElicitRequest) -> ElicitResult | InputRequiredResult:
+    """Ask one question in either era: the answer, or (2026-07-28, first round) the input_required that asks it
+    under ``key``; the legacy era sends it as a server request and waits."""
+    if is_modern(ctx):
+        answer = elicit_answer(ctx, key)
+        return answer if answer is not None else input_required({key: request})
+    return await legacy_elicit(ctx, request)
+
+
 async def legacy_sample(ctx: DemoContext, request: CreateMessageRequest) -> CreateMessageResult:
     """Send `sampling/createMessage` built by `sampling_request` and wait for the answer."""
     session = ctx.request_context.session

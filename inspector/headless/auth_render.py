@@ -73,20 +73,6 @@ def login_summary(steps: list[AuthStep]) -> Text:
     return text
 
 
-def auth_json(step: AuthStep) -> JsonObject:
-    """A step for ``--json`` (the exchange's redacted headers and bodies included)."""
-    out: JsonObject = {"step": step.step, "outcome": step.outcome, "what": step.what}
-    if step.why:
-        out["why"] = step.why
-    if step.hint:
-        out["hint"] = step.hint
-    if step.request_id is not None:
-        out["for"] = step.request_id
-    if step.http is not None:
-        out["http"] = step.http.to_json()
-    return out
-
-
 def status_table(summaries: list[dict[str, Any]], where: str, now: float | None = None) -> Table:
     """``inspector auth status``: one row per stored login (no secret is read to draw it)."""
     table = Table(title=f"logins ({one_line(where, 120)})", show_lines=False)
@@ -133,4 +119,4 @@ def expiry_text(entry: dict[str, Any], now: float | None = None) -> str:
     return f"expires in {amount}" if left > 0 else f"expired {amount} ago"
 
 
-__all__ = ["auth_json", "login_summary", "status_json", "status_table", "step_line", "step_lines"]
+__all__ = ["login_summary", "status_json", "status_table", "step_line", "step_lines"]

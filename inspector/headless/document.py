@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.headless.auth_render import auth_json
 from inspector.headless.render import includes_startup
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.listen_span import ListenSpan
@@ -145,7 +144,7 @@ def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
         "findings": [finding_json(f) for f in call.all_findings()],
         "task": task_json(call.task) if call.task is not None else None,
         "listen": listen_json(call.listen) if call.listen is not None else None,
-        **({"auth": [auth_json(s) for s in call.auth]} if call.auth else {}),
+        **({"auth": [s.to_json() for s in call.auth]} if call.auth else {}),
     }
 
 
@@ -173,6 +172,6 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "findings": [finding_json(f) for f in timeline.findings],
     }
     if timeline.auth:
-        doc["auth"] = [auth_json(s) for s in timeline.auth]
+        doc["auth"] = [s.to_json() for s in timeline.auth]
     doc.update(extra)
     return doc

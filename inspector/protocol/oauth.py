@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from inspector.protocol.hinted import HintedError
+
 REDACTED: Final = "[redacted]"
 FAULT_PREFIX: Final = "auth-"
 """Transport faults of a login are named ``auth-<step>`` (and ``auth-required``: a login that may not run)."""
@@ -311,14 +313,9 @@ class Login(Protocol):
     async def authorize(self, prompt: AuthorizationPrompt, helpers: LoginHelpers) -> Landing: ...
 
 
-class LoginStopped(Exception):
+class LoginStopped(HintedError):
     """The login ended without a redirect: the user cancelled, it timed out, or no login is allowed here.
     ``hint`` says what to try."""
-
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 class LoginNotAllowed(LoginStopped):

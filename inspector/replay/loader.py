@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from inspector.protocol.hinted import HintedError
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
@@ -22,13 +23,8 @@ KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fau
 EXCERPT: Final = 80
 
 
-class RecordingError(Exception):
+class RecordingError(HintedError):
     """The file itself cannot be read (missing, a directory, no permission); ``hint`` says what to try."""
-
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 @dataclass(frozen=True, slots=True)

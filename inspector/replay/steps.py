@@ -46,6 +46,16 @@ def _params(message: dict[str, Any] | None) -> dict[str, Any]:
     return params if isinstance(params, dict) else {}
 
 
+def _append_mrtr(line: Text, keys: object, label: tuple[str, str], state: object, verb: str = "") -> None:
+    """The MRTR half of a step: the input keys a message carries (asked by a result, answered by a retry), under
+    ``label`` (its word and style), and the size of its ``requestState`` (``verb``: "echoes " on a retry)."""
+    if isinstance(keys, dict) and keys:
+        word, style = label
+        line.append(f"  {word} " + ", ".join(one_line(str(k), 30) for k in keys), style=style)
+    if isinstance(state, str):
+        line.append(f"  {verb}requestState ({len(state)} chars)", style="yellow")
+
+
 def _outgoing(record: Record, names: dict[int, str]) -> Text:
     parsed = classify(raw_text(record) or "")
     line = Text("→ ", style="bold cyan")
@@ -58,12 +68,7 @@ def _outgoing(record: Record, names: dict[int, str]) -> Text:
         if name:
             line.append(f" {one_line(name, 40)}", style="bold cyan")
         line.append(f" (id {parsed.id})", style="dim")
-        responses = params.get("inputResponses")
-        if isinstance(responses, dict) and responses:
-            line.append("  answers " + ", ".join(one_line(str(k), 30) for k in responses), style="magenta")
-        state = params.get("requestState")
-        if isinstance(state, str):
-            line.append(f"  echoes requestState ({len(state)} chars)", style="yellow")
+        _append_mrtr(line, params.get("inputResponses"), ("answers", "magenta"), params.get("requestState"), "echoes ")
     elif parsed.kind in ("response", "error"):
         line.append(f"{where}reply to server request id {parsed.id}", style="magenta")
     elif parsed.kind == "notification":
@@ -83,12 +88,7 @@ def _incoming(record: Record) -> Text:
         kind = str(result.get("resultType", "complete"))
         line.append(f"id {parsed.id} ", style="dim")
         line.append(kind, style="magenta" if kind == "input_required" else "green")
-        requests = result.get("inputRequests")
-        if isinstance(requests, dict) and requests:
-            line.append("  asks " + ", ".join(one_line(str(k), 30) for k in requests), style="bold magenta")
-        state = result.get("requestState")
-        if isinstance(state, str):
-            line.append(f"  requestState ({len(state)} chars)", style="yellow")
+        _append_mrtr(line, result.get("inputRequests"), ("asks", "bold magenta"), result.get("requestState"))
         if result.get("isError") is True:
             line.append("  isError", style="yellow")
     elif parsed.kind == "error":

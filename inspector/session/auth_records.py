@@ -4,23 +4,16 @@ recording's ``auth`` lines (``session.auth_steps`` reads them back onto the time
 
 from __future__ import annotations
 
-from inspector.session.auth_steps import AuthExchange
+from inspector.session.auth_steps import AuthExchange, AuthStep
 from inspector.session.records import Record
 from inspector.transport.base import AuthEvent, AuthHttp
 
 
 def record(t: float, event: AuthEvent) -> Record:
     """The record of an auth event (its secrets stay out: they go to the redactor)."""
-    out: Record = {"t": round(t, 6), "dir": "auth", "step": event.step, "outcome": event.outcome, "what": event.what}
-    if event.why:
-        out["why"] = event.why
-    if event.hint:
-        out["hint"] = event.hint
-    if event.request_id is not None:
-        out["for"] = event.request_id
-    if event.http is not None:
-        out["http"] = exchange_of(event.http).to_json()
-    return out
+    http = exchange_of(event.http) if event.http is not None else None
+    step = AuthStep(t, event.step, event.outcome, event.what, event.why, event.hint, event.request_id, http)
+    return {"t": round(t, 6), "dir": "auth", **step.to_json()}
 
 
 def exchange_of(http: AuthHttp) -> AuthExchange:

@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.protocol.jsonrpc import RequestId
 from inspector.session.build_state import BuildState
+from inspector.session.http_info import read_exchange_fields
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round
 from inspector.session.timeline_events import RoundUpdated, SessionChanged
@@ -46,17 +47,7 @@ class AuthExchange:
         if not isinstance(data, dict):
             return None
         found = cls()
-        for key in _HTTP_TEXT:
-            if isinstance(data.get(key), str):
-                setattr(found, key, data[key])
-        if isinstance(data.get("status"), int):
-            found.status = data["status"]
-        if isinstance(data.get("elapsed_ms"), int | float):
-            found.elapsed_ms = float(data["elapsed_ms"])
-        for key in ("request_headers", "response_headers"):
-            value = data.get(key)
-            if isinstance(value, dict):
-                setattr(found, key, {str(k): str(v) for k, v in value.items()})
+        read_exchange_fields(data, found, _HTTP_TEXT)
         return found
 
 
@@ -77,6 +68,20 @@ class AuthStep:
     """The call whose request needed the login (None: no call was in flight)."""
     round_index: int | None = None
     """Its round, when the request had already gone out (a refresh before the first send has none yet)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as the recording's ``auth`` lines and the ``--json`` documents spell it (empty parts left out;
+        ``for`` is the request's id)."""
+        out: dict[str, Any] = {"step": self.step, "outcome": self.outcome, "what": self.what}
+        if self.why:
+            out["why"] = self.why
+        if self.hint:
+            out["hint"] = self.hint
+        if self.request_id is not None:
+            out["for"] = self.request_id
+        if self.http is not None:
+            out["http"] = self.http.to_json()
+        return out
 
 
 def apply(state: BuildState, rec: Record, t: float) -> None:

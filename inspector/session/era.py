@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, mutual_version
+from inspector.protocol.hinted import HintedError
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.oauth import is_auth_fault
 from inspector.session.errors import RequestFailed, RpcError
@@ -37,13 +38,8 @@ class Verdict:
     discover: JsonObject | None = None
 
 
-class EraError(Exception):
+class EraError(HintedError):
     """No version in common, or the probe could not reach the server at all."""
-
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 async def detect_era(discover: DiscoverFn, *, preferred: str = LATEST_MODERN) -> Verdict:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LATEST_MODERN, Envelope, mutual_version
 from inspector.protocol.headers import protocol_headers
+from inspector.protocol.hinted import HintedError
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import records
 from inspector.session.connection import Connection
@@ -26,13 +27,8 @@ PROBE_TIMEOUT_S = 10.0
 than half the handshake's timeout, so that ``initialize`` has the other half."""
 
 
-class ConnectError(Exception):
+class ConnectError(HintedError):
     """The session could not be established; ``hint`` says what to try."""
-
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,14 @@ as curl."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.jsonrpc import JsonObject
+
+if TYPE_CHECKING:
+    from inspector.session.auth_steps import AuthExchange
 
 
 @dataclass(slots=True)
@@ -47,16 +51,23 @@ class HttpInfo:
         if not isinstance(data, dict):
             return None
         info = cls()
-        for key in ("method", "url", "content_type", "body"):
-            if isinstance(data.get(key), str):
-                setattr(info, key, data[key])
+        read_exchange_fields(data, info, ("method", "url", "content_type", "body"))
         info.body_truncated = data.get("body_truncated") is True
-        if isinstance(data.get("status"), int):
-            info.status = data["status"]
-        if isinstance(data.get("elapsed_ms"), int | float):
-            info.elapsed_ms = float(data["elapsed_ms"])
-        for key in ("request_headers", "response_headers"):
-            value = data.get(key)
-            if isinstance(value, dict):
-                setattr(info, key, {str(k): str(v) for k, v in value.items()})
         return info
+
+
+def read_exchange_fields(data: dict[str, Any], into: HttpInfo | AuthExchange, text: Iterable[str]) -> None:
+    """Set on ``into`` what a recorded HTTP exchange ``data`` holds with the right type: the ``text`` fields, the
+    status, the time it took and both header maps. A field missing or of the wrong type keeps its default: a
+    recording may be damaged or come from another version, and reading it back must not fail."""
+    for key in text:
+        if isinstance(data.get(key), str):
+            setattr(into, key, data[key])
+    if isinstance(data.get("status"), int):
+        into.status = data["status"]
+    if isinstance(data.get("elapsed_ms"), int | float):
+        into.elapsed_ms = float(data["elapsed_ms"])
+    for key in ("request_headers", "response_headers"):
+        value = data.get(key)
+        if isinstance(value, dict):
+            setattr(into, key, {str(k): str(v) for k, v in value.items()})

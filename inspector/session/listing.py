@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.session import findings as lint
-from inspector.session.ledger import CallLedger, Settle
+from inspector.session.calls import CallServices
 from inspector.session.mrtr import is_input_required
 from inspector.session.outcome import Outcome
-
-Send = Callable[[int, str, JsonObject, JsonObject | None], Awaitable[JsonObject]]
 
 
 class CatalogLister:
     """Lists a kind of catalog entry, page by page (a cursor seen twice ends it), for the session."""
 
-    def __init__(self, ledger: CallLedger, send: Send, settle: Settle, *, http: bool) -> None:
-        self.ledger = ledger
-        self._send = send
-        self._settle = settle
+    def __init__(self, calls: CallServices, *, http: bool) -> None:
+        self._calls = calls
         self._http = http
         self.tools: dict[str, JsonObject] = {}
         """The tools of the last complete tools/list, by name."""
@@ -29,8 +23,8 @@ class CatalogLister:
     async def list_all(self, kind: CatalogKind) -> Outcome:
         """Every page of ``kind``'s list; ``result`` holds all the items."""
         method = CATALOG[kind].list_method
-        call = self.ledger.start(method, {})
-        return await self._settle(call, method, self._pages(call, kind))
+        call = self._calls.ledger.start(method, {})
+        return await self._calls.settle(call, method, self._pages(call, kind))
 
     async def _pages(self, call: int, kind: CatalogKind) -> Outcome:
         entry = CATALOG[kind]
@@ -40,9 +34,9 @@ class CatalogLister:
         seen: set[str] = set()
         while True:
             params: JsonObject = {} if cursor is None else {"cursor": cursor}
-            page = await self._send(call, method, params, None)
+            page = await self._calls.send(call, method, params, None)
             if is_input_required(page):
-                return self.ledger.end(call, "failed", forbidden_input_required(method), result=page)
+                return self._calls.ledger.end(call, "failed", forbidden_input_required(method), result=page)
             found = page.get(field)
             if isinstance(found, list):
                 items.extend(item for item in found if isinstance(item, dict))
@@ -53,7 +47,7 @@ class CatalogLister:
             cursor = next_cursor
         if kind == "tools":
             items = self._admit_tools(call, items)
-        return self.ledger.end(call, "complete", result={field: items})
+        return self._calls.ledger.end(call, "complete", result={field: items})
 
     def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
         """The tools a client may call: over HTTP, one with an invalid x-mcp-header is left out (SEP-2243)."""
@@ -62,7 +56,7 @@ class CatalogLister:
             schema = tool.get("inputSchema")
             problems = x_mcp_header_problems(schema) if isinstance(schema, dict) and self._http else []
             if problems:
-                self.ledger.finding(
+                self._calls.ledger.finding(
                     lint.make(
                         "invalid-x-mcp-header",
                         f"tool {tool.get('name')!r} left out: {'; '.join(problems)}",

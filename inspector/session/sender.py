@@ -17,7 +17,7 @@ from inspector.protocol.methods import INPUT_REQUIRED_METHODS
 from inspector.session.connection import Connection
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION
 from inspector.session.errors import RequestFailed, RpcError
-from inspector.session.handshake import Negotiated
+from inspector.session.handshake import HandshakeOptions, Negotiated
 
 SchemaOf = Callable[[str], JsonObject | None]
 """A listed tool's ``inputSchema`` by name (its ``x-mcp-header`` properties become ``Mcp-Param-*`` headers)."""
@@ -31,21 +31,20 @@ class RequestSender:
         self,
         connection: Connection,
         negotiated: Negotiated,
+        options: HandshakeOptions,
         *,
-        capabilities: JsonObject,
-        timeout: float,
         schema_of: SchemaOf,
         reinitialize: Reinitialize,
         max_timeout: float | None = None,
-        log_level: str | None = None,
     ) -> None:
+        """``options``: what the session declares, how long a request waits (``timeout``; ``max_timeout`` with
+        progress), and the log level every modern request asks for, as the handshake was told them."""
         self.connection = connection
         self.negotiated = negotiated
-        self.capabilities = capabilities
-        self.timeout = timeout
+        self.capabilities = options.capabilities
+        self.timeout = options.timeout
         self.max_timeout = max_timeout
-        self.log_level = log_level
-        """The log level every modern request asks for (``io.modelcontextprotocol/logLevel``; None: the server's)."""
+        self.log_level = options.log_level
         self._schema_of = schema_of
         self._reinitialize = reinitialize
         self._envelope: Envelope | None = None

@@ -20,6 +20,7 @@ from inspector.protocol.methods import INPUT_REQUIRED_METHODS, RESULT_TYPES, Cat
 from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session import handshake
+from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed, RpcError, explain
 from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, HandshakeOptions, Negotiated
@@ -100,9 +101,10 @@ class InspectorSession:
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
-        self.tasks = TaskFollower(self.ledger, self._send, task_store)
-        self.subscriber = Subscriber(self.ledger, self._send, self.connection, self.settle)
-        self.lister = CatalogLister(self.ledger, self._send, self.settle, http=transport.kind == "http")
+        calls = CallServices(self.ledger, self._send, self.settle)
+        self.tasks = TaskFollower(calls, task_store)
+        self.subscriber = Subscriber(calls, self.connection)
+        self.lister = CatalogLister(calls, http=transport.kind == "http")
         """Follows the tasks the calls create (and cancels them)."""
 
     @property
@@ -133,12 +135,10 @@ class InspectorSession:
         self._sender = RequestSender(
             self.connection,
             negotiated,
-            capabilities=self.options.capabilities,
-            timeout=self.timeout,
+            self.options,
             schema_of=self._schema_of,
             reinitialize=self._reinitialize,
             max_timeout=self.max_timeout,
-            log_level=self.log_level,
         )
         if self.heap is not None:
             self.heap.connected()

@@ -4,38 +4,33 @@ is lost, or the client ends it; the events land on the call, matched by subscrip
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, SUBSCRIBE, UNSUBSCRIBE
 from inspector.session import findings as lint
+from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
-from inspector.session.ledger import CallLedger, Settle
 from inspector.session.outcome import Outcome
-
-Send = Callable[..., Awaitable[JsonObject]]
 
 
 class Subscriber:
     """Listens for a session (one call per subscription; several may run at once)."""
 
-    def __init__(self, ledger: CallLedger, send: Send, connection: Connection, settle: Settle) -> None:
-        self.ledger = ledger
-        self._send = send
+    def __init__(self, calls: CallServices, connection: Connection) -> None:
+        self._calls = calls
         self._connection = connection
-        self._settle = settle
 
     async def listen(self, notifications: JsonObject, stop: asyncio.Event) -> Outcome:
         """``subscriptions/listen`` for ``notifications`` (``toolsListChanged``, ``resourceSubscriptions``...),
         until the server ends it (its response: a graceful end), the stream is lost, or ``stop`` is set (the
         client ends it: stdio ``notifications/cancelled``, HTTP closes the stream)."""
-        ledger = self.ledger
+        ledger = self._calls.ledger
         params: JsonObject = {"notifications": notifications}
         call = ledger.start(LISTEN, params)
 
         async def listened() -> Outcome:
-            listening = asyncio.ensure_future(self._send(call, LISTEN, params, None, unbounded=True))
+            listening = asyncio.ensure_future(self._calls.send(call, LISTEN, params, None, unbounded=True))
             stopping = asyncio.ensure_future(stop.wait())
             try:
                 await asyncio.wait({listening, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -52,19 +47,19 @@ class Subscriber:
                 listening.cancel()  # (interrupted: the request is abandoned on the wire too)
             return ledger.end(call, "complete", "the server ended the subscription", result=result)
 
-        return await self._settle(call, LISTEN, listened())
+        return await self._calls.settle(call, LISTEN, listened())
 
     async def subscribe(self, uris: list[str], stop: asyncio.Event) -> Outcome:
         """2025-11-25: ``resources/subscribe`` for each URI (rounds of one call), the server's updates and list
         changes gathered on that call until ``stop`` is set, then ``resources/unsubscribe`` for each."""
-        call = self.ledger.start(SUBSCRIBE, {"uris": uris})
+        call = self._calls.ledger.start(SUBSCRIBE, {"uris": uris})
 
         async def subscribed() -> Outcome:
             for uri in uris:
-                await self._send(call, SUBSCRIBE, {"uri": uri}, None)
+                await self._calls.send(call, SUBSCRIBE, {"uri": uri}, None)
             await stop.wait()
             for uri in uris:
-                await self._send(call, UNSUBSCRIBE, {"uri": uri}, None)
-            return self.ledger.end(call, "complete", "the client ended the subscriptions")
+                await self._calls.send(call, UNSUBSCRIBE, {"uri": uri}, None)
+            return self._calls.ledger.end(call, "complete", "the client ended the subscriptions")
 
-        return await self._settle(call, SUBSCRIBE, subscribed())
+        return await self._calls.settle(call, SUBSCRIBE, subscribed())

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.build_state import RELATED_TASK
+from inspector.session.calls import CallServices
 from inspector.session.eager import start_now
-from inspector.session.ledger import CallLedger
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape
 from inspector.session.task_store import TaskStore
 from inspector.session.tasks import TaskEnd, drive_task, task_of
 from inspector.session.timeline import CallStatus
-
-Send = Callable[..., Awaitable[JsonObject]]
-"""``send(call, method, params, capabilities, unbounded=False)``: one request of a call (``RequestSender.send``)."""
 
 
 def _retrieved(future: asyncio.Future[JsonObject]) -> None:
@@ -64,9 +61,8 @@ def created_shape(method: str, sent: JsonObject, result: JsonObject, *, declared
 class TaskFollower:
     """Drives the tasks of a session's calls, one driver per call, and lets a call's task be cancelled."""
 
-    def __init__(self, ledger: CallLedger, send: Send, store: TaskStore | None = None) -> None:
-        self.ledger = ledger
-        self._send = send
+    def __init__(self, calls: CallServices, store: TaskStore | None = None) -> None:
+        self._calls = calls
         self.store = store
         """Where the ids of the tasks followed are kept (``inspector task get ID`` finds them again)."""
         self._cancels: dict[int, asyncio.Event] = {}
@@ -106,7 +102,7 @@ class TaskFollower:
         self._remember(task_id, shape, tool, task)
 
         async def request(method: str, params: JsonObject, *, unbounded: bool = False) -> JsonObject:
-            return await self._send(call, method, params, capabilities, unbounded=unbounded)
+            return await self._calls.send(call, method, params, capabilities, unbounded=unbounded)
 
         async def get() -> JsonObject:
             return await request("tasks/get", {"taskId": task_id})
@@ -132,7 +128,7 @@ class TaskFollower:
             return await send_cancel()
 
         async def answer(key: str, request_: JsonObject) -> JsonObject:
-            return await self.ledger.answer(call, key, request_)
+            return await self._calls.ledger.answer(call, key, request_)
 
         event = self._cancels[call] = asyncio.Event()
         self._send_cancel[call] = send_cancel
@@ -165,9 +161,9 @@ class TaskFollower:
     ) -> Outcome:
         """Look at a task made earlier (``inspector task get|wait|cancel ID``): one ``tasks/get``; with ``wait``
         or ``cancel``, follow it to its end from there."""
-        first = await self._send(call, "tasks/get", {"taskId": task_id}, capabilities)
+        first = await self._calls.send(call, "tasks/get", {"taskId": task_id}, capabilities)
         if action == "get":
-            return self.ledger.end(call, "complete", result=first)
+            return self._calls.ledger.end(call, "complete", result=first)
         shape: TaskShape = "legacy-2025" if legacy else "ext-2026"
         created = {"task": first} if legacy else first
         return await self.follow(call, created, shape, capabilities, cancel_first=action == "cancel")
@@ -187,7 +183,7 @@ class TaskFollower:
         )
 
     def _outcome(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
-        ledger = self.ledger
+        ledger = self._calls.ledger
         if end.status == "detached":
             return ledger.end(
                 call,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
+from inspector.protocol.hinted import HintedError
 from inspector.protocol.values import message_value
 
 RequestKey = int | str
@@ -206,13 +207,11 @@ class Transport(Protocol):
         ...
 
 
-class TransportStartError(Exception):
+class TransportStartError(HintedError):
     """The server could not be started or reached at all; ``hint`` says what to try."""
 
     def __init__(self, message: str, hint: str, stderr: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+        super().__init__(message, hint)
         self.stderr = stderr or []
 
 

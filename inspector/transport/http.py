@@ -38,6 +38,7 @@ from inspector.transport.http_faults import (
     status_fault,
 )
 from inspector.transport.http_streams import LegacyStreams
+from inspector.transport.shutdown import SharedShutdown
 from inspector.transport.sse import SseParser
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class StreamableHttpTransport:
 
             self._channel.auth = OAuthDriver(auth, url, self._channel)
         self._inflight: dict[RequestKey, asyncio.Task[None]] = {}
-        self._closing: asyncio.Task[None] | None = None
+        self._closing = SharedShutdown(self._shutdown, lambda: self._channel.opened)
 
     @property
     def session_id(self) -> str | None:
@@ -122,7 +123,7 @@ class StreamableHttpTransport:
     async def send(self, message: OutgoingMessage) -> None:
         """POST one message; return once its body is written (or the attempt failed). Answers arrive as events."""
         channel = self._channel
-        if not channel.opened or self._closing is not None:
+        if not channel.opened or self._closing.started:
             closed = FaultText("closed", "the transport is closed; nothing was sent", "reconnect to the server", True)
             channel.fault(closed, message.request_id)
             return
@@ -145,7 +146,7 @@ class StreamableHttpTransport:
         A stream still running (or reconnecting) for an earlier session is replaced: its event ids and its session
         died with that session.
         """
-        if self._channel.opened and self._closing is None:
+        if self._channel.opened and not self._closing.started:
             await self._streams.open_server_stream()
 
     async def cancel(self, request_id: RequestKey) -> bool:
@@ -159,11 +160,7 @@ class StreamableHttpTransport:
 
     async def close(self) -> None:
         """Cancel every exchange, DELETE the legacy session (405 is fine), close the client. Idempotent."""
-        if not self._channel.opened:
-            return
-        if self._closing is None:
-            self._closing = asyncio.create_task(self._shutdown())
-        await asyncio.shield(self._closing)
+        await self._closing.run()
 
     async def _shutdown(self) -> None:
         channel = self._channel

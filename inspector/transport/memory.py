@@ -30,6 +30,7 @@ from inspector.transport.base import (
     TransportFault,
     TransportKind,
 )
+from inspector.transport.shutdown import SharedShutdown
 
 
 class PeerInput:
@@ -134,6 +135,16 @@ class StepClock:
         return self.now
 
 
+@dataclass(frozen=True, slots=True)
+class PeerTimeouts:
+    """How long each stage of a bounded ``close`` waits for the peer's task to end, in seconds."""
+
+    stdin_close: float = 2.0
+    """After its stdin is ended (a well-behaved peer returns at end of input)."""
+    cancel: float = 2.0
+    """After its task is cancelled; then ``Closed`` is reported whatever the peer does."""
+
+
 class MemoryTransport:
     """The client side of a connection to an in-process peer (see the module docstring). ``close`` is bounded: end
     the peer's stdin, wait; cancel it, wait; then report ``Closed`` whatever the peer does."""
@@ -150,18 +161,16 @@ class MemoryTransport:
         *,
         name: str = "in-memory peer",
         clock: Callable[[], float] = time.monotonic,
-        stdin_close_timeout: float = 2.0,
-        cancel_timeout: float = 2.0,
+        timeouts: PeerTimeouts = PeerTimeouts(),
     ) -> None:
         self.peer = peer
         self.name = name
         self._clock = clock
-        self._stdin_close_timeout = stdin_close_timeout
-        self._cancel_timeout = cancel_timeout
+        self._timeouts = timeouts
         self._sink: EventSink | None = None
         self._streams: PeerStreams | None = None
         self._task: asyncio.Task[int | None] | None = None
-        self._closing: asyncio.Task[None] | None = None
+        self._closing = SharedShutdown(self._shutdown, lambda: self._task is not None)
         self._close_stage: str | None = None
         self._closed = False
 
@@ -198,7 +207,7 @@ class MemoryTransport:
     async def send(self, message: OutgoingMessage) -> None:
         """Hand one line to the peer's stdin. A peer that has ended becomes a fatal ``process-exited`` fault."""
         streams, task = self._streams, self._task
-        if streams is None or task is None or task.done() or self._closing is not None:
+        if streams is None or task is None or task.done() or self._closing.started:
             status = f" (exit code {self.returncode})" if self.returncode is not None else ""
             self._emit(
                 TransportFault(
@@ -221,23 +230,19 @@ class MemoryTransport:
 
     async def close(self) -> None:
         """End the peer's stdin, wait; cancel it, wait. Idempotent; concurrent callers share one shutdown."""
-        if self._task is None:
-            return
-        if self._closing is None:
-            self._closing = asyncio.get_running_loop().create_task(self._shutdown())
-        await asyncio.shield(self._closing)
+        await self._closing.run()
 
     async def _shutdown(self) -> None:
-        task, streams = self._task, self._streams
+        task, streams, timeouts = self._task, self._streams, self._timeouts
         assert task is not None and streams is not None
         if not task.done():
             self._close_stage = "exited after its stdin was closed"
             streams.stdin.end()
-            if not await self._wait(task, self._stdin_close_timeout):
-                self._close_stage = f"was cancelled (still running {self._stdin_close_timeout:g}s after stdin closed)"
+            if not await self._wait(task, timeouts.stdin_close):
+                self._close_stage = f"was cancelled (still running {timeouts.stdin_close:g}s after stdin closed)"
                 task.cancel()
-                if not await self._wait(task, self._cancel_timeout):
-                    self._close_stage = f"ignored its cancellation for {self._cancel_timeout:g}s and was left running"
+                if not await self._wait(task, timeouts.cancel):
+                    self._close_stage = f"ignored its cancellation for {timeouts.cancel:g}s and was left running"
         self._emit_closed()
 
     @staticmethod
@@ -254,7 +259,7 @@ class MemoryTransport:
                 for line in block.splitlines():
                     if line and self._streams is not None:
                         self._streams.stderr.write_now(line + "\n")
-        if self._closing is None:  # it ended by itself: report it now, as a process exiting would be
+        if not self._closing.started:  # it ended by itself: report it now, as a process exiting would be
             self._emit_closed()
 
     def _emit_closed(self) -> None:

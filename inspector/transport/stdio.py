@@ -13,6 +13,7 @@ import shlex
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from inspector.transport.base import (
@@ -29,6 +30,7 @@ from inspector.transport.base import (
     TransportStartError,
     decode_wire,
 )
+from inspector.transport.shutdown import SharedShutdown
 
 if TYPE_CHECKING:
     from asyncio.subprocess import Process
@@ -91,6 +93,18 @@ class _LineProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         super().pipe_connection_lost(fd, exc)
 
 
+@dataclass(frozen=True, slots=True)
+class StdioTimeouts:
+    """How long each stage of a bounded ``close`` waits for the process to exit, in seconds."""
+
+    stdin_close: float = 2.0
+    """After its stdin is closed (a well-behaved server exits at end of input)."""
+    terminate: float = 2.0
+    """After SIGTERM."""
+    kill: float = 2.0
+    """After SIGKILL; also how long a grandchild holding our pipes open may keep us reading."""
+
+
 class StdioTransport:
     """A server run as a subprocess. ``close`` is bounded: close stdin, wait, SIGTERM, wait, SIGKILL."""
 
@@ -103,22 +117,18 @@ class StdioTransport:
         cwd: str | os.PathLike[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
         *,
-        stdin_close_timeout: float = 2.0,
-        terminate_timeout: float = 2.0,
-        kill_timeout: float = 2.0,
+        timeouts: StdioTimeouts = StdioTimeouts(),
     ) -> None:
         self.argv = list(argv)
         self.env = dict(env) if env is not None else None
         self.cwd = cwd
         self._clock = clock
-        self._stdin_close_timeout = stdin_close_timeout
-        self._terminate_timeout = terminate_timeout
-        self._kill_timeout = kill_timeout
+        self._timeouts = timeouts
         self._sink: EventSink | None = None
         self._process: Process | None = None
         self._protocol: _LineProtocol | None = None
         self._watcher: asyncio.Task[None] | None = None
-        self._closing: asyncio.Task[None] | None = None
+        self._closing = SharedShutdown(self._shutdown, lambda: self._process is not None)
         self._close_stage: str | None = None
         self._closed_emitted = False
         self._held: list[tuple[bytes, RequestKey | None]] | None = None
@@ -236,37 +246,33 @@ class StdioTransport:
 
     async def close(self) -> None:
         """Close stdin, wait; SIGTERM, wait; SIGKILL. Idempotent; concurrent callers share one shutdown."""
-        if self._process is None:
-            return
-        if self._closing is None:
-            self._closing = asyncio.create_task(self._shutdown())
-        await asyncio.shield(self._closing)
+        await self._closing.run()
 
     async def _shutdown(self) -> None:
-        process = self._process
+        process, timeouts = self._process, self._timeouts
         assert process is not None
         if process.returncode is None:
             self._close_stage = "exited after its stdin was closed"
             if process.stdin is not None and not process.stdin.is_closing():
                 # Not awaiting wait_closed(): with unread data buffered it lasts as long as the child ignores stdin.
                 process.stdin.close()
-            if not await self._wait_exit(self._stdin_close_timeout):
+            if not await self._wait_exit(timeouts.stdin_close):
                 self._close_stage = (
-                    f"terminated with SIGTERM (still running {self._stdin_close_timeout:g}s after stdin closed)"
+                    f"terminated with SIGTERM (still running {timeouts.stdin_close:g}s after stdin closed)"
                 )
                 with contextlib.suppress(ProcessLookupError):
                     process.terminate()
-                if not await self._wait_exit(self._terminate_timeout):
-                    self._close_stage = f"killed with SIGKILL (ignored SIGTERM for {self._terminate_timeout:g}s)"
+                if not await self._wait_exit(timeouts.terminate):
+                    self._close_stage = f"killed with SIGKILL (ignored SIGTERM for {timeouts.terminate:g}s)"
                     with contextlib.suppress(ProcessLookupError):
                         process.kill()
-                    await self._wait_exit(self._kill_timeout)
+                    await self._wait_exit(timeouts.kill)
         elif process.stdin is not None:
             process.stdin.close()
         # A grandchild holding our pipes open must not hold close() hostage: stop reading after a grace period.
         if self._watcher is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._watcher), self._kill_timeout)
+                await asyncio.wait_for(asyncio.shield(self._watcher), timeouts.kill)
         if self._watcher is not None and not self._watcher.done():
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -8,7 +8,7 @@ import time
 from transport_support import FakeClock, Recorder
 
 from inspector.transport.base import Closed, OutgoingMessage, Received, Sent, StderrLine, TransportFault
-from inspector.transport.memory import MemoryTransport, PeerStreams, StepClock
+from inspector.transport.memory import MemoryTransport, PeerStreams, PeerTimeouts, StepClock
 
 
 def message(raw: str, request_id: int | None = 1) -> OutgoingMessage:
@@ -104,7 +104,7 @@ async def test_close_is_bounded_for_a_peer_that_ignores_its_stdin(recorder: Reco
         await asyncio.Event().wait()
         return 0
 
-    transport = MemoryTransport(deaf, stdin_close_timeout=0.05, cancel_timeout=0.05)
+    transport = MemoryTransport(deaf, timeouts=PeerTimeouts(stdin_close=0.05, cancel=0.05))
     await transport.start(recorder)
     await asyncio.sleep(0)
     began = time.monotonic()
@@ -126,7 +126,7 @@ async def test_close_is_bounded_even_when_the_peer_refuses_to_stop(recorder: Rec
                 continue  # swallows every cancellation
         return 0
 
-    transport = MemoryTransport(stubborn, stdin_close_timeout=0.05, cancel_timeout=0.05)
+    transport = MemoryTransport(stubborn, timeouts=PeerTimeouts(stdin_close=0.05, cancel=0.05))
     await transport.start(recorder)
     await asyncio.sleep(0)
     await asyncio.wait_for(transport.close(), 2)

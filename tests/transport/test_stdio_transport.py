@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 import time
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING
 
 import pytest
 from transport_support import STDIO_SERVER, FakeClock, Recorder
@@ -20,20 +20,14 @@ from inspector.transport.base import (
     TransportFault,
     TransportStartError,
 )
-from inspector.transport.stdio import StdioTransport
+from inspector.transport.stdio import StdioTimeouts, StdioTransport
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
-class ShutdownTimeouts(TypedDict, total=False):
-    stdin_close_timeout: float
-    terminate_timeout: float
-    kill_timeout: float
-
-
-def server(mode: str, *args: str, **timeouts: Unpack[ShutdownTimeouts]) -> StdioTransport:
-    return StdioTransport([sys.executable, STDIO_SERVER, mode, *args], **timeouts)
+def server(mode: str, *args: str, timeouts: StdioTimeouts | None = None) -> StdioTransport:
+    return StdioTransport([sys.executable, STDIO_SERVER, mode, *args], timeouts=timeouts or StdioTimeouts())
 
 
 def message(raw: str, request_id: int | None = 1) -> OutgoingMessage:
@@ -126,7 +120,7 @@ async def test_process_exit_is_closed_once_and_later_sends_fault(recorder: Recor
 
 
 async def test_close_escalates_to_sigterm_when_stdin_eof_is_ignored(recorder: Recorder) -> None:
-    transport = server("ignore-eof", stdin_close_timeout=0.3, terminate_timeout=5.0)
+    transport = server("ignore-eof", timeouts=StdioTimeouts(stdin_close=0.3, terminate=5.0))
     await transport.start(recorder)
     await recorder.wait_for(Received, lambda e: e.raw == "ready")
     started = time.monotonic()
@@ -139,7 +133,7 @@ async def test_close_escalates_to_sigterm_when_stdin_eof_is_ignored(recorder: Re
 
 
 async def test_close_escalates_to_sigkill_when_sigterm_is_ignored(recorder: Recorder) -> None:
-    transport = server("ignore-term", stdin_close_timeout=0.3, terminate_timeout=0.3)
+    transport = server("ignore-term", timeouts=StdioTimeouts(stdin_close=0.3, terminate=0.3))
     await transport.start(recorder)
     await recorder.wait_for(Received, lambda e: e.raw == "ready")
     started = time.monotonic()

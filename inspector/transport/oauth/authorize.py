@@ -10,7 +10,6 @@ context variable the driver sets for each request, since the SDK's lock serialis
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
@@ -20,14 +19,14 @@ from mcp.shared.auth import AuthorizationCodeResult
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginNotAllowed, LoginStopped
 from inspector.transport.oauth.callback import CallbackPortTaken, LoopbackCallback
 from inspector.transport.oauth.config import MAX_LOGINS, AuthConfig
-from inspector.transport.oauth.failures import ExchangeFailed
 from inspector.transport.oauth.narrator import CURRENT
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable
 
     from mcp.client.auth.oauth2 import OAuthContext
 
+    from inspector.transport.oauth.exchanges import LoginExchanges
     from inspector.transport.oauth.narrator import Narrator
 
 REDIRECTS: frozenset[int] = frozenset({301, 302, 303, 307, 308})
@@ -41,14 +40,12 @@ class Authorizer:
         config: AuthConfig,
         server: str,
         callback: LoopbackCallback,
-        client: Callable[[], httpx.AsyncClient],
-        exchange_timeout: float,
+        exchanges: LoginExchanges,
     ) -> None:
         self.config = config
         self.server = server
         self.callback = callback
-        self._client = client
-        self._exchange_timeout = exchange_timeout
+        self._exchanges = exchanges
         self.context: OAuthContext | None = None
         self.logins = 0
         self._landing: Landing | None = None
@@ -82,7 +79,7 @@ class Authorizer:
             "the person logs in and consents in a browser; the redirect brings the code back",
             http=None,
         )
-        helpers = _Helpers(self, url, narrator, config.login_timeout)
+        helpers = _Helpers(self, url, narrator)
         try:
             landing = await asyncio.wait_for(config.login.authorize(prompt, helpers), config.login_timeout)
         except TimeoutError:
@@ -128,18 +125,10 @@ class Authorizer:
 
     async def follow(self, url: str, narrator: Narrator) -> Landing:
         """GET the authorization URL through the recorded client and read the redirect it answers with."""
-        client = self._client()
-        request = client.build_request("GET", url, timeout=httpx.Timeout(self._exchange_timeout))
-        started = time.monotonic()
-        try:
-            response = await client.send(request)
-        except httpx.HTTPError as exc:
-            narrator.exchange("authorization", request, None, b"", started, error=str(exc) or type(exc).__name__)
-            raise ExchangeFailed("authorization", str(request.url.copy_with(query=None)), str(exc)) from None
+        exchanges = self._exchanges
+        response = await exchanges.send("authorization", exchanges.request("GET", url), narrator, _redirect_code)
         location = response.headers.get("location")
-        params = dict(parse_qsl(urlsplit(location or "").query, keep_blank_values=True))
-        code = (params.get("code") or "",)
-        narrator.exchange("authorization", request, response, response.content, started, carried=code)
+        params = _redirect_params(response)
         if response.status_code not in REDIRECTS or not location:
             raise LoginStopped(
                 f"the authorization endpoint answered HTTP {response.status_code} with no redirect: a person has "
@@ -149,14 +138,23 @@ class Authorizer:
         return Landing(params, "followed")
 
 
+def _redirect_params(response: httpx.Response) -> dict[str, str]:
+    """The query of the redirect an authorization endpoint answered with (empty when it did not redirect)."""
+    return dict(parse_qsl(urlsplit(response.headers.get("location") or "").query, keep_blank_values=True))
+
+
+def _redirect_code(response: httpx.Response) -> str:
+    """The authorization code a redirect carries in its Location (a secret that no field name marks)."""
+    return _redirect_params(response).get("code") or ""
+
+
 class _Helpers:
     """``protocol.oauth.LoginHelpers`` for one authorization."""
 
-    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator, timeout: float) -> None:
+    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator) -> None:
         self._authorizer = authorizer
         self._url = url
         self._narrator = narrator
-        self._timeout = timeout
         self._serving: asyncio.Task[Landing] | None = None
 
     def wait_for_browser(self) -> Awaitable[Landing]:
@@ -171,7 +169,7 @@ class _Helpers:
                     f"`inspector auth logout {self._authorizer.server}` to register again on another",
                 ) from None
             # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
-            self._serving = asyncio.ensure_future(callback.wait(self._timeout))
+            self._serving = asyncio.ensure_future(callback.wait(self._authorizer.config.login_timeout))
         return self._serving
 
     async def stop(self) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from inspector.protocol.oauth import Challenge, is_challenge, scopes
 from inspector.transport.http_faults import FaultText
 from inspector.transport.oauth.config import MAX_STEP_UPS, AuthConfig
+from inspector.transport.oauth.exchanges import LoginExchanges
 from inspector.transport.oauth.narrator import CURRENT, Narrator
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class OAuthDriver:
         self.config = config
         self.server = server
         self._channel = channel
-        self._exchange_timeout = config.exchange_timeout
+        self._exchanges = LoginExchanges(lambda: channel.client, config.exchange_timeout)
         self._record: LoginRecord | None = None
         self._loaded = False
         self._announced = False
@@ -123,9 +124,7 @@ class OAuthDriver:
             if self._machinery is None:
                 from inspector.transport.oauth.machinery import build
 
-                machinery = build(
-                    self.config, self.server, self._record, lambda: self._channel.client, self._exchange_timeout
-                )
+                machinery = build(self.config, self.server, self._record, self._exchanges)
                 await machinery.load()
                 self._machinery = machinery
             return self._machinery
@@ -158,10 +157,9 @@ class OAuthDriver:
         authorizer = machinery.authorizer
         run = FlowRun(
             machinery.auth,
-            self._channel.client,
+            self._exchanges,
             narrator,
             machinery.storage,
-            exchange_timeout=self._exchange_timeout,
             refuse_registration=authorizer.not_allowed
             if authorizer is not None and self.config.login is None
             else None,

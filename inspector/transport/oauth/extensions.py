@@ -8,11 +8,9 @@ Each is an ``httpx2.Auth`` of the SDK, driven by ``flow.FlowRun`` like the autho
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
-import httpx
 import httpx2
 from mcp.client.auth import OAuthFlowError
 from mcp.client.auth.extensions.client_credentials import (
@@ -23,11 +21,11 @@ from mcp.client.auth.extensions.client_credentials import (
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
 
-from inspector.transport.oauth.failures import ExchangeFailed
 from inspector.transport.oauth.narrator import CURRENT
 
 if TYPE_CHECKING:
     from inspector.transport.oauth.config import AuthConfig, IdentityProvider
+    from inspector.transport.oauth.exchanges import LoginExchanges
     from inspector.transport.oauth.storage import StagedStorage
 
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -39,8 +37,7 @@ def extension_auth(
     config: AuthConfig,
     server: str,
     storage: StagedStorage,
-    client: Callable[[], httpx.AsyncClient],
-    exchange_timeout: float,
+    exchanges: LoginExchanges,
 ) -> httpx2.Auth:
     """The SDK provider for the credentials' grant."""
     given = config.credentials
@@ -66,7 +63,7 @@ def extension_auth(
         )
     if given.idp is None or not given.client_secret:
         raise ValueError("identity assertion needs an identity provider and a client secret")
-    return IdentityAssertion(server, storage, given.client_id, given.client_secret, given.idp, client, exchange_timeout)
+    return IdentityAssertion(server, storage, given.client_id, given.client_secret, given.idp, exchanges)
 
 
 class IdentityAssertion(httpx2.Auth):
@@ -83,16 +80,14 @@ class IdentityAssertion(httpx2.Auth):
         client_id: str,
         client_secret: str,
         idp: IdentityProvider,
-        client: Callable[[], httpx.AsyncClient],
-        exchange_timeout: float,
+        exchanges: LoginExchanges,
     ) -> None:
         self._server = server
         self._storage = storage
         self._client_id = client_id
         self._client_secret = client_secret
         self._idp = idp
-        self._client = client
-        self._timeout = exchange_timeout
+        self._exchanges = exchanges
         self._inner: IdentityAssertionOAuthProvider | None = None
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
@@ -130,8 +125,7 @@ class IdentityAssertion(httpx2.Auth):
     async def _id_jag(self, audience: str, resource: str) -> str:
         """Leg 1: the IdP exchanges the user's ID token for an ID-JAG for ``audience`` (RFC 8693)."""
         idp = self._idp
-        client = self._client()
-        request = client.build_request(
+        request = self._exchanges.request(
             "POST",
             idp.token_endpoint,
             data={
@@ -143,16 +137,8 @@ class IdentityAssertion(httpx2.Auth):
                 "subject_token_type": ID_TOKEN,
                 "client_id": idp.client_id,
             },
-            timeout=httpx.Timeout(self._timeout),
         )
-        narrator = CURRENT.get()
-        started = time.monotonic()
-        try:
-            response = await client.send(request)
-        except httpx.HTTPError as exc:
-            narrator.exchange("token", request, None, b"", started, error=str(exc) or type(exc).__name__)
-            raise ExchangeFailed("token", idp.token_endpoint, str(exc)) from None
-        narrator.exchange("token", request, response, response.content, started)
+        response = await self._exchanges.send("token", request, CURRENT.get())
         if response.status_code != 200:
             raise OAuthFlowError(f"the identity provider refused the token exchange: HTTP {response.status_code}")
         token = response.json().get("access_token")

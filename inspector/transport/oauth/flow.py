@@ -26,6 +26,7 @@ from inspector.transport.oauth.narrator import step_of
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from inspector.transport.oauth.exchanges import LoginExchanges
     from inspector.transport.oauth.narrator import Narrator
     from inspector.transport.oauth.storage import StagedStorage
 
@@ -36,19 +37,18 @@ class FlowRun:
     def __init__(
         self,
         auth: httpx2.Auth,
-        client: httpx.AsyncClient,
+        exchanges: LoginExchanges,
         narrator: Narrator,
         storage: StagedStorage | None,
         *,
-        exchange_timeout: float,
         refuse_registration: Callable[[], Exception] | None,
         resource_metadata: str | None,
     ) -> None:
         self._auth = auth
-        self._client = client
+        self._exchanges = exchanges
+        self._client = exchanges.client()
         self._narrator = narrator
         self._storage = storage
-        self._timeout = exchange_timeout
         self._refuse_registration = refuse_registration
         self._resource_metadata = resource_metadata
         self.latest: httpx.Response | None = None
@@ -127,17 +127,12 @@ class FlowRun:
         )  # fmt: skip
         if step == "registration" and self._refuse_registration is not None:
             raise self._refuse_registration()  # registering would only be the start of a login we may not run
-        client = self._client
-        plain = client.build_request(
-            outgoing.method,
-            str(outgoing.url),
-            headers=list(outgoing.headers.multi_items()),
-            content=content,
-            timeout=httpx.Timeout(self._timeout),
+        plain = self._exchanges.request(
+            outgoing.method, str(outgoing.url), headers=list(outgoing.headers.multi_items()), content=content
         )
         started = time.monotonic()
         try:
-            response = await client.send(plain, stream=True)
+            response = await self._client.send(plain, stream=True)
             try:
                 body = await _read_capped(response)
             finally:

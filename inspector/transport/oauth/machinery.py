@@ -13,14 +13,12 @@ from inspector.transport.oauth.provider import InspectorOAuthProvider, client_me
 from inspector.transport.oauth.storage import StagedStorage
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    import httpx
     import httpx2
     from mcp.client.auth.oauth2 import OAuthContext
 
     from inspector.protocol.oauth_record import LoginRecord
     from inspector.transport.oauth.config import AuthConfig
+    from inspector.transport.oauth.exchanges import LoginExchanges
 
 
 @dataclass(slots=True)
@@ -56,17 +54,16 @@ def build(
     config: AuthConfig,
     server: str,
     record: LoginRecord | None,
-    client: Callable[[], httpx.AsyncClient],
-    exchange_timeout: float,
+    exchanges: LoginExchanges,
 ) -> Machinery:
     """The machinery for ``config``'s grant."""
     storage = StagedStorage(config.store, server, config.credentials, record)
     if config.credentials.grant != "authorization_code":
         from inspector.transport.oauth.extensions import extension_auth
 
-        return Machinery(extension_auth(config, server, storage, client, exchange_timeout), storage, None, None)
+        return Machinery(extension_auth(config, server, storage, exchanges), storage, None, None)
     callback = _callback(config, record, storage)
-    authorizer = Authorizer(config, server, callback, client, exchange_timeout)
+    authorizer = Authorizer(config, server, callback, exchanges)
     provider = InspectorOAuthProvider(
         server,
         client_metadata(config, callback.redirect_uri),

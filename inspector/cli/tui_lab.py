@@ -48,14 +48,14 @@ def demo_answers() -> AnswerSource:
 
 def suggested_demo_calls() -> list[LabChoice]:
     """The demo's flows, as the screen offers them."""
-    return [LabChoice(call.method, call.params, "suggested") for call in demo_calls()]
+    return [LabChoice(call, "suggested") for call in demo_calls()]
 
 
 def lab_calls(ask: LabAsk) -> list[LabCall]:
     """The calls of the run (a call of the session is answered its way)."""
     if not ask.calls:
         raise LabRefused("no call chosen: tick at least one call (space) for the lab to make")
-    return [LabCall(choice.method, dict(choice.params), choice.recorded) for choice in ask.calls]
+    return [choice.call for choice in ask.calls]
 
 
 def instances(ask: LabAsk) -> dict[str, Target]:

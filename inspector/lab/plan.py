@@ -31,7 +31,7 @@ class LabCall:
 
     method: str
     params: JsonObject
-    recorded: Call | None = None
+    recorded: Call | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:

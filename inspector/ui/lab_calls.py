@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
+from inspector.lab.plan import LabCall, tool_call
 from inspector.ui.lab_port import LabChoice
 from inspector.ui.safe_text import one_line
 
@@ -24,7 +25,7 @@ REMADE: Final = ("tools/call", "prompts/get", "resources/read")
 
 
 def _key(choice: LabChoice) -> str:
-    return choice.method + " " + json.dumps(choice.params, sort_keys=True, default=str)
+    return choice.call.method + " " + json.dumps(choice.call.params, sort_keys=True, default=str)
 
 
 def session_calls(timeline: Timeline) -> list[LabChoice]:
@@ -32,7 +33,7 @@ def session_calls(timeline: Timeline) -> list[LabChoice]:
     found: list[LabChoice] = []
     for call in timeline.calls:
         if call.method in REMADE and call.ended:
-            found.append(LabChoice(call.method, dict(call.params), "session", call))
+            found.append(LabChoice(LabCall(call.method, dict(call.params), call), "session"))
     return found
 
 
@@ -44,7 +45,7 @@ def catalog_calls(tools: Iterable[dict[str, Any]]) -> list[LabChoice]:
         schema = tool.get("inputSchema")
         required = schema.get("required") if isinstance(schema, dict) else None
         if isinstance(name, str) and not required:
-            found.append(LabChoice("tools/call", {"name": name, "arguments": {}}, "catalog"))
+            found.append(LabChoice(tool_call(name, {}), "catalog"))
     return found
 
 
@@ -66,11 +67,12 @@ def offered(
 def describe(choice: LabChoice, width: int = 60) -> str:
     """One line for the list: the tool (or the method and name) and its arguments in short, then where it came
     from: ``#N`` for a call of this session, ``(catalog)`` for a catalog tool called with ``{}``."""
-    arguments = choice.params.get("arguments")
+    call = choice.call
+    arguments = call.params.get("arguments")
     args = json.dumps(arguments, separators=(",", ":"), default=str) if arguments else ""
-    text = f"{choice.name} {args}".strip() if choice.method == "tools/call" else choice.label
+    text = f"{call.name} {args}".strip() if call.method == "tools/call" else call.label
     text = one_line(text, None)
-    where = {"session": f"#{choice.recorded.index}" if choice.recorded else "", "suggested": "", "catalog": "(catalog)"}
+    where = {"session": f"#{call.recorded.index}" if call.recorded else "", "suggested": "", "catalog": "(catalog)"}
     tail = where[choice.source]
     room = max(width - len(tail) - 1, 8)
     if len(text) > room:

@@ -8,17 +8,15 @@ the target. A run is watched through the lab's own events and read as its ``LabR
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
-from inspector.protocol.methods import request_label, used_item
+from inspector.lab.plan import LabCall
 
 if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource
     from inspector.lab.events import LabListener
     from inspector.lab.report import LabReport
-    from inspector.protocol.jsonrpc import JsonObject
-    from inspector.session.timeline import Call
     from inspector.targets.target import Target
 
 CHECK_NAMES: Final = ("stateless", "tamper", "eras")
@@ -36,23 +34,11 @@ Source = Literal["session", "suggested", "catalog"]
 
 @dataclass(frozen=True, slots=True)
 class LabChoice:
-    """One call the lab may make: its method and params, and (a call of this session) the call whose answers
-    answer its first run."""
+    """One call the lab may make (the lab's own ``LabCall``: method, params, and for a call of this session the call
+    whose answers answer its first run), and where the screen found it."""
 
-    method: str
-    params: JsonObject
+    call: LabCall
     source: Source
-    recorded: Call | None = field(default=None, compare=False)
-
-    @property
-    def name(self) -> str:
-        """The tool or prompt name, or the resource URI."""
-        return used_item(self.params)
-
-    @property
-    def label(self) -> str:
-        """``tools/call update_work_item``."""
-        return request_label(self.method, self.params)
 
 
 @dataclass(frozen=True, slots=True)

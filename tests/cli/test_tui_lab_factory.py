@@ -11,6 +11,7 @@ from inspector.answers.build import build_answer_source
 from inspector.cli.lab_commands import CliTargets
 from inspector.cli.options import LoginChoices
 from inspector.cli.tui_lab import TuiLabFactory
+from inspector.lab.plan import tool_call
 from inspector.targets.target import Target
 from inspector.ui.lab_port import LabAsk, LabChoice
 from inspector.ui.screen_login import ScreenLogin
@@ -20,7 +21,7 @@ B = "http://127.0.0.1:10/mcp"
 
 
 def started(factory: TuiLabFactory, target: Target, instance_b: str) -> CliTargets:
-    ask = LabAsk(target, instance_b, ("stateless",), (LabChoice("tools/call", {"name": "add"}, "suggested"),))
+    ask = LabAsk(target, instance_b, ("stateless",), (LabChoice(tool_call("add"), "suggested"),))
     lab = factory.start(ask, build_answer_source(None))
     assert isinstance(lab.targets, CliTargets)
     return lab.targets

@@ -21,6 +21,7 @@ from ui_support import DEMO, SIZE, WORK_ITEM, FixedAnswers, connected, finished_
 
 from inspector.cli.tui_lab import InProcessLabFactory, TuiLabFactory
 from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
+from inspector.lab.plan import tool_call
 from inspector.lab.report import LabReport, Row
 from inspector.session.timeline import Timeline
 from inspector.targets.target import Target
@@ -75,13 +76,13 @@ async def run_to_end(pilot: Pilot[Any], screen: LabScreen) -> LabReport:
 
 # ---------------------------------------------------------------------------------------------------- units
 def test_calls_offered_once_the_sessions_first_and_catalog_tools_unticked(tmp_path: Path) -> None:
-    suggested = [LabChoice("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}}, "suggested")]
+    suggested = [LabChoice(tool_call("add", {"a": 2, "b": 3}), "suggested")]
     tools = [
         {"name": "add", "inputSchema": {"type": "object", "required": ["a", "b"]}},
         {"name": "ask_capital", "inputSchema": {"type": "object"}},
     ]
     got = offered(Timeline(), suggested, tools)
-    assert [(c.label, c.source, ticked) for c, ticked in got] == [
+    assert [(c.call.label, c.source, ticked) for c, ticked in got] == [
         ("tools/call add", "suggested", True),
         ("tools/call ask_capital", "catalog", False),  # no required argument; never ticked for the person
     ]
@@ -113,13 +114,12 @@ async def test_l_opens_the_lab_with_the_sessions_calls_and_the_demos_flows(tmp_p
         assert str(screen.query_one("#lab-b", Input).placeholder) == "empty: a second demo, in process"
         assert form.checks == ("stateless", "tamper", "eras")
         first = form.choices[0]
-        assert (first.source, first.params, first.recorded) == ("session", {"name": "update_work_item",
-                                                                  "arguments": WORK_ITEM}, first.recorded)  # fmt: skip
-        assert first.recorded is not None and first.recorded.index == 6
+        assert (first.source, first.call.params) == ("session", {"name": "update_work_item", "arguments": WORK_ITEM})
+        assert first.call.recorded is not None and first.call.recorded.index == 6
         assert [c.source for c in form.calls][:2] == ["session", "suggested"]  # all ticked but the catalog's
         assert all(c.source != "catalog" for c in form.calls)
         # The session's update_work_item is the demo's own flow (SEP-2322's 4522): offered once, and the catalog's.
-        assert sum(1 for c in form.choices if c.name == "update_work_item") == 2
+        assert sum(1 for c in form.choices if c.call.name == "update_work_item") == 2
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
 
@@ -129,7 +129,7 @@ async def test_a_run_shows_every_check_the_questions_and_opens_its_recording(tmp
     app = lab_app(tmp_path, factory)
     async with app.run_test(size=SIZE) as pilot:
         screen = await session_calls_then_lab(pilot)
-        assert [c.name for c in screen.query_one(LabForm).calls] == ["update_work_item", "get_weather"]
+        assert [c.call.name for c in screen.query_one(LabForm).calls] == ["update_work_item", "get_weather"]
         report = await run_to_end(pilot, screen)
         # Every stage ran, in the lab's order, and every row is on screen in the order it completed.
         stages = ["connecting", "baseline", "stateless 1", "stateless 2", "stateless 3", "tamper", "eras"]
@@ -226,7 +226,7 @@ def says(text: LabText, what: str) -> Callable[[], bool]:
 
 async def a_real_run() -> ScriptedRun:
     """A whole lab run on the demo's update_work_item (in process), its events kept in order."""
-    call = LabChoice("tools/call", {"name": "update_work_item", "arguments": WORK_ITEM}, "session")
+    call = LabChoice(tool_call("update_work_item", WORK_ITEM), "session")
     ask = LabAsk(DEMO, "", ("stateless", "tamper"), (call,))
     run = InProcessLabFactory(None).start(ask, FixedAnswers())  # (it answers from the demo's answers file)
     events: list[LabEvent] = []

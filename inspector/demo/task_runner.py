@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import ElicitResult, InputRequiredResult
 
 from inspector.demo.mrtr import DemoContext, decode_state, elicit_answer, input_required, is_modern, legacy_elicit
@@ -42,6 +43,18 @@ class TaskRequest:
 TASK_REQUEST: ContextVar[TaskRequest | None] = ContextVar("inspector_demo_task_request", default=None)
 """Set by the interceptor / middleware around one `tools/call`; a context variable because the SDK calls the tool
 function below them in the same task, with no other way to hand it something."""
+
+
+async def call_asking_for_a_task(
+    request: TaskRequest, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+) -> HandlerResult:
+    """Run the rest of the handler chain (the tool) with `request` in `TASK_REQUEST`; `request.created` then says
+    whether the tool started a task, which the caller answers with in its era's shape."""
+    token = TASK_REQUEST.set(request)
+    try:
+        return await call_next(ctx)
+    finally:
+        TASK_REQUEST.reset(token)
 
 
 async def run_plan(

@@ -40,7 +40,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from inspector.demo.task_model import DemoTask
 from inspector.demo.task_result import blocking_result
-from inspector.demo.task_runner import TASK_REQUEST, TaskRequest
+from inspector.demo.task_runner import TaskRequest, call_asking_for_a_task
 from inspector.demo.task_table import TaskTable
 from inspector.demo.task_wire import (
     TASKS_EXTENSION,
@@ -99,11 +99,7 @@ class DemoTasks(Extension):
         if ctx.protocol_version not in MODERN or not declares_extension(ctx):
             return await call_next(ctx)
         request = TaskRequest()
-        token = TASK_REQUEST.set(request)
-        try:
-            result = await call_next(ctx)
-        finally:
-            TASK_REQUEST.reset(token)
+        result = await call_asking_for_a_task(request, ctx, call_next)
         return modern_created(request.created) if request.created is not None else result
 
     # -- the methods ---------------------------------------------------------------------------------------------

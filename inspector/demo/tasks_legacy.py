@@ -23,7 +23,7 @@ from mcp_types import ServerNotification, TaskStatusNotification, TaskStatusNoti
 from pydantic import BaseModel
 
 from inspector.demo.task_model import DemoTask, Notify
-from inspector.demo.task_runner import TASK_REQUEST, TaskRequest
+from inspector.demo.task_runner import TaskRequest, call_asking_for_a_task
 from inspector.demo.task_wire import LEGACY_TASKS_CAPABILITY, legacy_created, legacy_task, not_a_task_tool
 from inspector.demo.tasks_ext import LEGACY_TASKS_VERSION, DemoTasks
 
@@ -96,10 +96,6 @@ class LegacyTaskMiddleware:
             ttl_ms=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
             notify=status_notifier(ctx.session),
         )
-        token = TASK_REQUEST.set(request)
-        try:
-            result = await call_next(ctx)
-        finally:
-            TASK_REQUEST.reset(token)
+        result = await call_asking_for_a_task(request, ctx, call_next)
         # No task when the tool ended before starting one (a question declined): its plain result goes out.
         return legacy_created(request.created) if request.created is not None else result

@@ -31,8 +31,9 @@ from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
+from inspector.lab.calls import LabCall, tool_call
 from inspector.lab.events import LabEvent, RowAdded, StageStarted
-from inspector.lab.plan import CHECKS, LabCall, LabOptions, calls_from_recording, tool_call
+from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.sanitize import clean

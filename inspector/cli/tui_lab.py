@@ -22,8 +22,9 @@ from inspector.cli.options import ConnectOptions, LoginChoices
 from inspector.cli.wiring import DEMO_COMMAND, default_recording_path, login_config
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
+from inspector.lab.calls import LabCall
 from inspector.lab.lab import Lab
-from inspector.lab.plan import LabCall, LabOptions, LabTargets
+from inspector.lab.plan import LabOptions, LabTargets
 from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession

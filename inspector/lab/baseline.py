@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.lab.calls import LabCall
 from inspector.lab.lab_session import LabSession, Ran
-from inspector.lab.plan import LabCall, LabOptions
+from inspector.lab.plan import LabOptions
 from inspector.lab.report import Row
 from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import JsonPath

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from inspector.answers.base import AnswerSource
 from inspector.lab.answers import LabAnswers
-from inspector.lab.plan import LabCall, LabTargets
+from inspector.lab.calls import LabCall
+from inspector.lab.plan import LabTargets
 from inspector.lab.routing import RoutedTransport
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CatalogKind

@@ -12,44 +12,15 @@ from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from inspector.answers.base import AnswerSource
-from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import request_label, used_item
+from inspector.lab.calls import LabCall
 from inspector.replay.diff import JsonPath
 from inspector.replay.rerun import rerun_plan
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Call, Timeline
+from inspector.session.timeline import Timeline
 from inspector.transport.base import Transport
 
 CHECKS: Final = ("stateless", "tamper", "eras")
 """Every check, in the order a full ``inspector lab`` runs them."""
-
-
-@dataclass(frozen=True, slots=True)
-class LabCall:
-    """One request the lab makes in every variant: its method and params, and (``--from``) the recorded call whose
-    answers answer its first run."""
-
-    method: str
-    params: JsonObject
-    recorded: Call | None = field(default=None, compare=False)
-
-    @property
-    def name(self) -> str:
-        """The tool or prompt name, or the resource URI."""
-        return used_item(self.params)
-
-    @property
-    def label(self) -> str:
-        """``tools/call update_work_item``."""
-        return request_label(self.method, self.params)
-
-
-def tool_call(name: str, arguments: JsonObject | None = None) -> LabCall:
-    """A ``tools/call`` (``--call TOOL --args JSON``)."""
-    params: JsonObject = {"name": name}
-    if arguments is not None:
-        params["arguments"] = arguments
-    return LabCall("tools/call", params)
 
 
 def calls_from_recording(recorded: Timeline) -> list[LabCall]:

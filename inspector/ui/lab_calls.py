@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from inspector.lab.plan import LabCall, tool_call
+from inspector.lab.calls import LabCall, tool_call
 from inspector.ui.lab_port import LabChoice
 from inspector.ui.safe_text import one_line
 

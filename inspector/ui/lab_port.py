@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
-from inspector.lab.plan import LabCall
+from inspector.lab.calls import LabCall
 
 if TYPE_CHECKING:
     from inspector.answers.base import AnswerSource

@@ -11,7 +11,7 @@ from inspector.answers.build import build_answer_source
 from inspector.cli.lab_commands import CliTargets
 from inspector.cli.options import LoginChoices
 from inspector.cli.tui_lab import TuiLabFactory
-from inspector.lab.plan import tool_call
+from inspector.lab.calls import tool_call
 from inspector.targets.target import Target
 from inspector.ui.lab_port import LabAsk, LabChoice
 from inspector.ui.screen_login import ScreenLogin

@@ -16,8 +16,9 @@ from inspector.cli.demo_flows import example_answers_path
 from inspector.cli.lab_commands import shared_task_folder
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
+from inspector.lab.calls import LabCall, tool_call
 from inspector.lab.lab import Lab
-from inspector.lab.plan import CHECKS, LabCall, LabOptions, tool_call
+from inspector.lab.plan import CHECKS, LabOptions
 from inspector.lab.report import LabReport, Row
 from inspector.session import records
 from inspector.session.recorder import Recorder

@@ -14,8 +14,9 @@ from rich.console import Console
 from inspector.answers.build import build_answer_source
 from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.in_process import demo_peer, serve
+from inspector.lab.calls import tool_call
 from inspector.lab.lab import Lab
-from inspector.lab.plan import LabOptions, calls_from_recording, tool_call
+from inspector.lab.plan import LabOptions, calls_from_recording
 from inspector.lab.render import MARK, print_report
 from inspector.replay.loader import build_loaded, load_recording
 from inspector.session import records

@@ -17,8 +17,9 @@ from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, Inpu
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.demo.in_process import serve
+from inspector.lab.calls import tool_call
 from inspector.lab.lab import Lab
-from inspector.lab.plan import LabOptions, tool_call
+from inspector.lab.plan import LabOptions
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport
 

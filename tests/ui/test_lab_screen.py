@@ -20,8 +20,8 @@ from textual.widgets import Input, SelectionList
 from ui_support import DEMO, SIZE, WORK_ITEM, FixedAnswers, connected, finished_call, make_app, wait_for
 
 from inspector.cli.tui_lab import InProcessLabFactory, TuiLabFactory
+from inspector.lab.calls import tool_call
 from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
-from inspector.lab.plan import tool_call
 from inspector.lab.report import LabReport, Row
 from inspector.session.timeline import Timeline
 from inspector.targets.target import Target

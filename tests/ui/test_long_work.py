@@ -172,6 +172,34 @@ async def test_the_demo_task_runs_through_its_approval_prompt(tmp_path: Path, mo
         assert f"polls · {' → '.join(call.task.changes())}" in row_text(view, Row(call.index, 0, 0, "polls"))
 
 
+async def test_another_call_runs_beside_one_in_flight_and_cancels_nothing(tmp_path: Path) -> None:
+    """A call made while another is in flight (a long tool call here; a task being followed alike) runs beside it:
+    each ends as the server ended it, and nothing is cancelled on the wire (before, the one worker for calls was
+    exclusive, so a new call cancelled the running one)."""
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def handle(exchange: Exchange) -> Json:
+        if exchange.params.get("name") == "add":
+            return text("5")
+        started.set()
+        await release.wait()
+        return text("built")
+
+    script = Script(tools=[tool("build"), tool("add")], handlers={"tools/call": handle})
+    app = make_app(tmp_path, peer=script.peer)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, first = await running_call(pilot, "build", started)
+        sent = watch_sends(screen)
+        screen.run_call(CallRequest("tools", "add", {}))
+        await wait_for(pilot, lambda: screen.timeline.calls[-1].index > first.index and screen.timeline.calls[-1].ended)
+        assert screen.timeline.calls[-1].status == "complete"
+        assert not first.ended, "the first call is still in flight"
+        release.set()
+        await wait_for(pilot, lambda: first.ended)
+        assert first.status == "complete", first.status_detail
+        assert "notifications/cancelled" not in sent and "tasks/cancel" not in sent, sent
+
+
 # ---------------------------------------------------------------------------------------------------- progress
 async def test_a_running_call_shows_its_progress_bar_live(tmp_path: Path) -> None:
     started, more, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
@@ -317,7 +345,10 @@ async def test_the_tasks_toggle_on_a_legacy_server_sends_no_params_task(tmp_path
     app = make_app(tmp_path, target=legacy, answers=FixedAnswers())
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
+        screen.timeline_view.focus()
         await pilot.press("T")
+        header = str(screen.query_one(SessionHeader).render())
+        assert "params.task not sent (T)" in header and "extension" not in header, "2025 has no extension to drop"
         await finished_call(pilot, "nightly_build", {})  # task-required: refused without params.task
         call = screen.timeline.calls[-1]
         assert "task" not in (call.rounds[0].request.message or {})["params"]

@@ -227,10 +227,11 @@ class MainScreen(Screen[None]):
         self.query_one(ConnectErrorPanel).show_failure(error, stderr)
         self.refresh_bindings()
 
-    @work(exclusive=True, group="call")
+    @work(exclusive=False, group="call")
     async def run_call(self, request: CallRequest) -> None:
         """Make one call; the session drives its rounds and asks the answers source (the request's, for a resend
-        with edited answers) for input. A resend is shown next to the call it resent."""
+        with edited answers) for input. A resend is shown next to the call it resent. Calls run side by side (a
+        worker each): a new call never cancels one in flight, such as a task being followed; `k` cancels one."""
         if self.live is None or self.live.session is None:
             return
         if request.resend_of is None:

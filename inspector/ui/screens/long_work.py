@@ -98,11 +98,21 @@ class LongWork:
     @property
     def note(self) -> str:
         """What the header says of the toggle: nothing while the extension is declared (the default)."""
-        return "" if self.live.tasks else "Tasks extension not declared (T)"
+        if self.live.tasks:
+            return ""
+        return "params.task not sent (T)" if self.live.legacy else "Tasks extension not declared (T)"
 
     def toggle_tasks(self) -> str:
         """Declare the Tasks extension on later calls, or stop declaring it; says which."""
         self.live.tasks = not self.live.tasks
+        if self.live.legacy:
+            # 2025: capabilities are the session's, declared once at initialize; only params.task can change.
+            if self.live.tasks:
+                return "Tasks asked for again: a tools/call of a task tool carries params.task"
+            return (
+                "Tasks not asked for: a tools/call carries no params.task (initialize declared the tasks "
+                "capability; reconnect with --no-tasks to declare none)"
+            )
         if self.live.tasks:
             return "Tasks extension declared: a tool may answer with a task"
         return "Tasks extension not declared: see how the server answers a client without it"

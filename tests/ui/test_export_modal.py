@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from recording_support import STARTED, record_session, replay_app
 from textual.widgets import TextArea
-from ui_support import SIZE, connected, finished_call, wait_for
+from ui_support import SIZE, connected, finished_call, toast_then_clear, wait_for
 
 from inspector.replay.export import export_call
 from inspector.session import records
@@ -128,6 +128,7 @@ def test_export_modal(snap_compare: SnapCompare, recording: Path) -> None:
 
     async def steps(pilot: Any) -> None:
         screen = await connected(pilot)
+        await toast_then_clear(pilot, "could not be read")
         screen.timeline_view.select_call(6, 2)
         await wait_for(pilot, lambda: screen.selected == (6, 2))
         await pilot.press("e")
@@ -144,6 +145,7 @@ def test_export_modal_error(snap_compare: SnapCompare, recording: Path) -> None:
 
     async def steps(pilot: Any) -> None:
         screen = await connected(pilot)
+        await toast_then_clear(pilot, "could not be read")
         screen.timeline_view.select_call(6)
         await wait_for(pilot, lambda: screen.selected == (6, 0))
         await pilot.press("e")

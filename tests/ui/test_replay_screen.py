@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from recording_support import DAMAGED_LINE, record_resend, record_session, replay_app
 from typer.testing import CliRunner
-from ui_support import SIZE, connected, finished_call, make_app, wait_for
+from ui_support import SIZE, connected, finished_call, make_app, toast_then_clear, wait_for
 
 from inspector.cli import app as cli
 from inspector.headless.document import call_json
@@ -210,11 +210,12 @@ def test_replay_screen(snap_compare: SnapCompare, recording: Path) -> None:
     unchanged by the retry". The console starts with two problems of the file in the error colour: "recording line
     6: not JSON ..." and "recording line 39: the last line was cut off ... the recording was probably killed", then
     the recorded stderr "demo server starting" and "connection closed: closed: the peer exited after its stdin was
-    closed"; a toast says "2 line(s) of the recording could not be read: see the console". The footer offers export
-    and edit & resend but no cancel and no step keys."""
+    closed" (a toast said "2 line(s) of the recording could not be read: see the console"; the picture is taken
+    once it is cleared). The footer offers export and edit & resend but no cancel and no step keys."""
 
     async def steps(pilot: Any) -> None:
         screen = await connected(pilot)
+        await toast_then_clear(pilot, "2 line(s) of the recording could not be read: see the console")
         screen.timeline_view.select_call(6, 2)
         await wait_for(pilot, lambda: screen.selected == (6, 2))
         await pilot.pause()
@@ -234,10 +235,17 @@ def test_replay_step_mode(snap_compare: SnapCompare, recording: Path) -> None:
 
     async def steps(pilot: Any) -> None:
         screen = await connected(pilot)
+        await toast_then_clear(pilot, "could not be read")
         for _ in range(12):
             await pilot.press("n")
         await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == 6)
         await pilot.press("n")
+        # The 13th message shown everywhere the picture reads it: the header's note, its round highlighted (the
+        # detail pane follows the highlight), its console line (a bare pause raced these on a loaded machine).
+        walk = screen.walk
+        assert walk is not None
+        await wait_for(pilot, lambda: walk.note.startswith("message 13 of 22") and screen.selected == (6, 2))
+        await wait_for(pilot, lambda: any(line.startswith("13/22") for line in screen.query_one(Console).plain))
         await pilot.pause()
 
     assert snap_compare(replay_app(recording, step=True), terminal_size=SIZE, run_before=steps)

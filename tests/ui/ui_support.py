@@ -105,6 +105,16 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
             await pilot.pause()
 
 
+async def toast_then_clear(pilot: Pilot[Any], said: str) -> None:
+    """Wait for a toast saying ``said``, then clear every toast: a toast leaves after its timeout, so a picture
+    taken later than that on a loaded machine would lose it (the snapshots show the screen without toasts)."""
+    from textual.widgets._toast import Toast
+
+    await wait_for(pilot, lambda: any(said in str(toast.render()) for toast in pilot.app.screen.query(Toast)))
+    pilot.app.clear_notifications()
+    await wait_for(pilot, lambda: not pilot.app.screen.query(Toast))
+
+
 def footer(app: Any) -> list[tuple[str, str]]:
     """What the footer of the screen on top shows: each key as written and its word, one per action as Textual's
     ``Footer`` shows them (keys that do nothing in this state are not offered, ``check_action``)."""

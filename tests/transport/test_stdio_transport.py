@@ -61,6 +61,28 @@ async def test_echo_round_trip_keeps_exact_text_and_wire_order(recorder: Recorde
     assert "stdin" in closed[0].reason
 
 
+def test_on_uvloop_lines_sent_in_one_turn_arrive_in_order_and_a_send_after_exit_faults() -> None:
+    # The headless commands run on uvloop (cli.wiring.run_loop), whose pipes are not asyncio's classes: the
+    # transport writes to them straight, the first line of a turn at once and the rest together.
+    uvloop = pytest.importorskip("uvloop")
+    recorder = Recorder()
+
+    async def main() -> None:
+        transport = StdioTransport([sys.executable, STDIO_SERVER, "echo"])
+        await transport.start(recorder)
+        raws = [f'{{"jsonrpc":"2.0","id":{n},"method":"ping"}}' for n in range(1, 6)]
+        for n, raw in enumerate(raws, 1):
+            await transport.send(message(raw, request_id=n))
+        await recorder.wait_for(Received, lambda received: received.raw == raws[-1])
+        assert [r.raw for r in recorder.of(Received)] == raws
+        assert [s.raw for s in recorder.of(Sent)] == raws
+        await transport.close()
+        await transport.send(message('{"n":6}', request_id=6))
+        assert recorder.of(TransportFault)[0].request_id == 6
+
+    uvloop.run(main())
+
+
 async def test_describe_is_the_shell_quoted_command() -> None:
     transport = StdioTransport(["my server", "--flag", "it's"])
     assert transport.describe() == "'my server' --flag 'it'\"'\"'s'"

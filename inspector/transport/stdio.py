@@ -43,18 +43,29 @@ class _LineSplitter:
         self.buffer = bytearray()
         self.scanned = 0
 
-    def feed(self, data: bytes) -> None:
-        if not self.buffer and data.endswith(b"\n") and data.count(b"\n") == 1:
-            self.on_line(data[:-1])  # the common case: exactly one whole message in one read
-            return
+    def feed(self, data: bytes) -> int:
+        """Hand up every whole line in ``data`` (after what was buffered); returns how many there were."""
+        if not self.buffer and data.endswith(b"\n"):
+            # The common cases, whole messages only: one (a lone request's reply), or several (the replies to
+            # concurrent requests, come back together), split in one pass.
+            if data.count(b"\n") == 1:
+                self.on_line(data[:-1])
+                return 1
+            lines = data[:-1].split(b"\n")
+            for line in lines:
+                self.on_line(line)
+            return len(lines)
         buffer = self.buffer
         buffer += data
+        count = 0
         while (newline := buffer.find(b"\n", self.scanned)) >= 0:
             line = bytes(buffer[:newline])
             del buffer[: newline + 1]
             self.scanned = 0
+            count += 1
             self.on_line(line)
         self.scanned = len(buffer)
+        return count
 
     def end(self) -> None:
         if self.buffer:
@@ -66,10 +77,16 @@ class _LineProtocol(asyncio.subprocess.SubprocessStreamProtocol):
     """The standard subprocess protocol, except stdout and stderr are split into lines right in the read callback."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, on_stdout: Callable[[bytes], None], on_stderr: Callable[[bytes], None]
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_stdout: Callable[[bytes], None],
+        on_stderr: Callable[[bytes], None],
+        on_several_stdout: Callable[[], None],
     ) -> None:
         super().__init__(limit=2**16, loop=loop)
         self._splitters = {1: _LineSplitter(on_stdout), 2: _LineSplitter(on_stderr)}
+        self._on_several_stdout = on_several_stdout
+        """Called after one read handed up several stdout lines."""
         self._open = {1, 2}
         self.outputs_ended: asyncio.Future[None] = loop.create_future()
         """Done once stdout and stderr have both reached end of file."""
@@ -78,8 +95,8 @@ class _LineProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         splitter = self._splitters.get(fd)
         if splitter is None:
             super().pipe_data_received(fd, data)
-        else:
-            splitter.feed(data if isinstance(data, bytes) else data.encode())
+        elif splitter.feed(data if isinstance(data, bytes) else data.encode()) > 1 and fd == 1:
+            self._on_several_stdout()
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         splitter = self._splitters.get(fd)
@@ -159,7 +176,7 @@ class StdioTransport:
             # What asyncio.create_subprocess_exec does, with a protocol that hands lines up straight from the
             # event loop's read callback: no reader task to wake per message, which is most of a round trip's cost.
             transport, protocol = await loop.subprocess_exec(
-                lambda: _LineProtocol(loop, self._on_stdout_line, self._on_stderr_line),
+                lambda: _LineProtocol(loop, self._on_stdout_line, self._on_stderr_line, self._replies_together),
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
@@ -224,6 +241,17 @@ class StdioTransport:
             await stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             self._fault_exited(message.request_id, "the server process exited while the message was being written")
+
+    def _replies_together(self) -> None:
+        """One read brought several lines: the callers they answer wake in this turn and send again, so even the
+        turn's first line waits for the rest of the turn's (one write for all of them, which wakes the server once,
+        instead of the first at once and the rest after). ``tests/perf/bench_load.py`` at concurrency 10, ours
+        alternated with and without this, three 2 s runs each (load average 2.7-4.4): 7,705 / 8,358 / 8,747
+        calls/s against 6,187 / 7,281 / 8,147. A lone request's reply comes alone, and its next request still
+        leaves at once."""
+        if self._held is None:
+            self._held = []
+            asyncio.get_running_loop().call_soon(self._write_held)
 
     def _write_held(self) -> None:
         held, self._held = self._held, None

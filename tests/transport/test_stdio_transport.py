@@ -207,3 +207,24 @@ async def test_missing_working_directory_is_named(tmp_path: Path) -> None:
     with pytest.raises(TransportStartError) as info:
         await transport.start(lambda event: None)
     assert "working directory not found" in info.value.message
+
+
+async def test_a_read_of_several_replies_holds_the_turns_first_request_with_the_rest(recorder: Recorder) -> None:
+    transport = StdioTransport([sys.executable, STDIO_SERVER, "echo"])
+    await transport.start(recorder)
+    try:
+        protocol = transport._protocol
+        assert protocol is not None
+        protocol.pipe_data_received(2, b"one\ntwo\n")  # several stderr lines: no requests are woken by them
+        assert transport._held is None
+        raws = ['{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":2,"method":"ping"}']
+        protocol.pipe_data_received(1, ("\n".join(raws) + "\n").encode())  # two replies in one read
+        assert [r.raw for r in recorder.of(Received)] == raws, "split in one pass, in order"
+        await transport.send(message('{"n":1}', request_id=3))
+        await transport.send(message('{"n":2}', request_id=4))
+        assert transport._held is not None and len(transport._held) == 2, "the first line waits with the second"
+        await recorder.wait_for(Received, lambda received: received.raw == '{"n":2}')
+        assert [r.raw for r in recorder.of(Received)][-2:] == ['{"n":1}', '{"n":2}']
+        assert transport._held is None, "written together at the end of the turn"
+    finally:
+        await transport.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from inspector.cli.run import connect_or_report, error_console, run_and_exit
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.load_runner import run_load
 from inspector.protocol.methods import CATALOG
+from inspector.session.heap import FreezingHeap
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 
@@ -99,9 +101,12 @@ def load(
             if not await connect_or_report(session):
                 return 3
             await session.list_all("tools")
-            report = await run_load(
-                lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency
-            )
+            # (the collector's policy for a load run is the heap's: see FreezingHeap.calling)
+            calling = session.heap.calling() if isinstance(session.heap, FreezingHeap) else contextlib.nullcontext()
+            with calling:
+                report = await run_load(
+                    lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency
+                )
         finally:
             await session.close()
         doc = report.to_json()

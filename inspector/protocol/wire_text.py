@@ -52,12 +52,11 @@ encode_string: Callable[[str], str] = json.encoder.encode_basestring
 class Encoded:
     """A JSON object with its exact text (``dumps(value)``), made once and shared: nothing may change ``value``."""
 
-    __slots__ = ("_open", "text", "value")
+    __slots__ = ("text", "value")
 
     def __init__(self, value: JsonObject, text: str | None = None) -> None:
         self.value = value
         self.text = dumps(value) if text is None else text
-        self._open = self.text[:-1]  # without the closing brace, so more keys can follow
 
     def extended(self, extra: JsonObject | None) -> Encoded:
         """This object with ``extra``'s keys after its own (a request's ``progressToken`` after the envelope)."""
@@ -66,7 +65,16 @@ class Encoded:
         value = {**self.value, **extra}
         if len(value) != len(self.value) + len(extra):  # a key replaced in place: encode it all
             return Encoded(value)
-        return Encoded(value, (self._open + "," if len(self.value) else "{") + dumps(extra)[1:])
+        if len(extra) == 1:
+            ((key, item),) = extra.items()
+            if key.__class__ is str and item.__class__ is str:
+                # (a progress token on every request: two string literals, without the encoder's call)
+                tail = encode_string(key) + ":" + encode_string(item) + "}"
+            else:
+                tail = dumps(extra)[1:]
+        else:
+            tail = dumps(extra)[1:]
+        return Encoded(value, (self.text[:-1] + "," if len(self.value) else "{") + tail)
 
 
 def request(

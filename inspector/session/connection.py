@@ -134,7 +134,7 @@ class Connection:
         a server that says it is working is given the time it says it needs, within a bound."""
         if self.closed_reason is not None:
             raise RequestFailed("closed", f"the connection is closed: {self.closed_reason}", "reconnect and try again")
-        request_id = self.next_id()
+        self._next_id = request_id = self._next_id + 1  # (next_id, without its call: once a request)
         message, raw = wire_text.request(request_id, method, params, meta)
         loop = asyncio.get_running_loop()
         pending = Pending(loop.create_future(), call, method)
@@ -227,17 +227,19 @@ class Connection:
             call, ours = self._outgoing.pop(event.raw, (None, None))
             # raw is exactly dumps(ours): record the object (parsed here, after the write, off the path to the wire)
             parsed = WireParse(event.raw, "request", ours) if ours is not None else None
-            record = records.wire(
-                log.since_start(event.at), "c2s", event.raw, call=call, http=http_info(event.http), message=ours
-            )
-            log.write(record, parsed)
+            http = http_info(event.http) if event.http is not None else None
+            record = records.wire(event.at - log.t0, "c2s", event.raw, call=call, http=http, message=ours)
+            # Queued like a reply: the requests that leave in one turn of the loop (a load run's workers, woken by
+            # one read of several replies) are recorded and applied together once the turn's callers have sent.
+            log.queue(record, parsed)
+            log.flush_soon()
         elif isinstance(event, Received):
             parsed = classify(event.raw)
             record = records.wire(
-                log.since_start(event.at),
+                event.at - log.t0,  # (log.since_start, inline on the two events of every call)
                 "s2c",
                 event.raw,
-                http=http_info(event.http, response_only=True),
+                http=http_info(event.http, response_only=True) if event.http is not None else None,
                 reply_to=event.in_reply_to,
                 undecodable=event.undecodable,
             )

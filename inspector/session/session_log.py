@@ -4,8 +4,10 @@ the same redacted text, and a replay of the recording builds the timeline the li
 
 Records can be queued instead of written at once, so the bookkeeping of a reply (its line in the recording, its
 round on the timeline, the mcp-types validation) does not sit between the reply's arrival and the next request: a
-queued record is written by the next ``write`` (the next request's, right after its bytes left), by the loop turn
-scheduled with ``flush_soon``, or by anyone reading the timeline, whichever comes first. Order is never changed,
+queued record is written by the next ``write``, by the loop turn scheduled with ``flush_soon``, or by anyone reading
+the timeline, whichever comes first. The requests we send are queued too, so what one turn of the loop sent and
+received is written together (one recorder write, one pass of the builder: ``tests/perf/bench_load.py`` at
+concurrency 10, where one read brings several replies and their callers all send again). Order is never changed,
 and every record carries the time its event happened, so the recording and the timeline are the same as if each
 record had been written on the spot; a record waits at most one turn of the event loop.
 """

@@ -7,7 +7,13 @@ The client runs ``N`` sequential ``tools/call`` over stdio against ``echo_server
 loop's count depends on how fast the server answers). It runs twice, with ``--small`` and ``--large`` calls;
 the difference over the difference in calls is the cost of one call, start-up and handshake cancelled out. The
 server (a child process) is not counted. At ``--concurrency C`` the calls are made C at a time, as ``inspector
-load`` makes them.
+load`` makes them. ``--as-load`` makes them as ``inspector load`` does: no recording, and the collector's automatic
+runs paused as it pauses them (``FreezingHeap.calling``).
+
+Both runs close the session; the larger one froze a timeline (every ``CALLS_PER_FREEZE`` = 1000 calls) and so
+unfreezes it at close, whose exit then walks every object of the process once (the official models too): about
+100,000 instructions of each per-call figure at the default sizes are that one walk. ``--small 200 --large 700``
+stays below the first freeze and counts only the calls.
 
 Usage: python tests/perf/bench_instructions.py [--small 200] [--large 1200] [--concurrency 1]
 Needs valgrind on PATH.
@@ -24,15 +30,15 @@ import tempfile
 from pathlib import Path
 
 CLIENT = r"""
-import asyncio, shlex, sys, tempfile
+import asyncio, contextlib, shlex, sys, tempfile
 from pathlib import Path
 from inspector.answers.build import build_answer_source
-from inspector.cli.wiring import build_session, run_loop
+from inspector.cli.wiring import HEAP, build_session, run_loop
 from inspector.targets.target import Target
 
 SERVER = [sys.executable, sys.argv[3]]
 
-async def main(calls: int, concurrency: int, path: Path) -> None:
+async def main(calls: int, concurrency: int, path: Path | None) -> None:
     session = build_session(Target.from_spec(shlex.join(SERVER)), build_answer_source(), record=path)
     session.connection.reply_poll_s = 0.0  # no spinning: its instruction count depends on timing
     await session.connect()
@@ -46,15 +52,17 @@ async def main(calls: int, concurrency: int, path: Path) -> None:
             outcome = await session.call_tool("echo", {"text": "hello"})
             assert outcome.ok, outcome.detail
 
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    with HEAP.calling() if AS_LOAD else contextlib.nullcontext():
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
     await session.close()
 
+AS_LOAD = sys.argv[4] == "load"
 with tempfile.TemporaryDirectory() as tmp:
-    run_loop(main(int(sys.argv[1]), int(sys.argv[2]), Path(tmp) / "r.jsonl"))
+    run_loop(main(int(sys.argv[1]), int(sys.argv[2]), None if AS_LOAD else Path(tmp) / "r.jsonl"))
 """
 
 
-def count(calls: int, concurrency: int, folder: Path) -> int:
+def count(calls: int, concurrency: int, folder: Path, as_load: bool) -> int:
     """Instructions the client process executed for ``calls`` calls (start-up and handshake included)."""
     script = folder / "client.py"
     script.write_text(CLIENT)
@@ -63,7 +71,7 @@ def count(calls: int, concurrency: int, folder: Path) -> int:
     done = subprocess.run(
         [
             *("valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(script)),
-            *(str(calls), str(concurrency), str(server)),
+            *(str(calls), str(concurrency), str(server), "load" if as_load else "session"),
         ],
         capture_output=True,
         text=True,
@@ -80,15 +88,17 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=200)
     parser.add_argument("--large", type=int, default=1200)
     parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--as-load", action="store_true", help="no recording, collections as `inspector load` runs")
     opts = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not on PATH")
     with tempfile.TemporaryDirectory() as tmp:
-        small = count(opts.small, opts.concurrency, Path(tmp))
-        large = count(opts.large, opts.concurrency, Path(tmp))
+        small = count(opts.small, opts.concurrency, Path(tmp), opts.as_load)
+        large = count(opts.large, opts.concurrency, Path(tmp), opts.as_load)
     per_call = (large - small) / (opts.large - opts.small)
     print(f"{opts.small} calls: {small:,} instructions; {opts.large} calls: {large:,}")
-    print(f"instructions per tools/call (concurrency {opts.concurrency}): {per_call:,.0f}")
+    how = ", as inspector load makes them" if opts.as_load else ""
+    print(f"instructions per tools/call (concurrency {opts.concurrency}{how}): {per_call:,.0f}")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,14 @@ def test_extending_an_encoded_object_equals_encoding_the_merged_object(
     assert extended.text == standard(extended.value)
 
 
+@given(OBJECTS, TEXT, TEXT)
+def test_extending_by_one_string_equals_encoding_the_merged_object(base: dict[str, Any], key: str, value: str) -> None:
+    # (the progress token of every request: one string key and value, spliced without the encoder)
+    extended = Encoded(base).extended({key: value})
+    assert extended.value == {**base, key: value}
+    assert extended.text == standard(extended.value)
+
+
 def test_an_extra_key_that_replaces_an_envelope_key_is_encoded_in_place() -> None:
     meta = Envelope("2026-07-28").meta({"io.modelcontextprotocol/protocolVersion": "2099-01-01", "progressToken": "t"})
     assert meta.text == dumps(meta.value)

@@ -52,3 +52,28 @@ async def test_the_validation_models_are_frozen_once_loaded(tmp_path: Path) -> N
         from mcp_types.methods import SERVER_RESULTS
 
         assert _walked([SERVER_RESULTS]) == 0, "the models are out of the collector's walks"
+
+
+async def test_a_load_run_walks_nothing_while_calling_and_still_freezes(tmp_path: Path) -> None:
+    heap = FreezingHeap(calls_per_freeze=4)  # the fourth call is the last of the window below
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    async with live_session(tmp_path, "ok", heap=heap) as live, asyncio.timeout(10):
+        session = live.session
+        await session.call_tool("echo", {})  # the models loaded and frozen first
+        calls = []
+        gc.callbacks.append(count)
+        try:
+            with heap.calling():
+                assert not gc.isenabled(), "no automatic collections in the calling window"
+                for n in range(3):
+                    calls.append(session.call((await session.call_tool("echo", {"n": n})).call_index))
+        finally:
+            gc.callbacks.remove(count)
+        assert gc.isenabled(), "the collector is back on after it"
+        assert collections == [], "not even the full collection before a freeze"
+        assert _walked(calls) == 0, "the timeline so far was frozen all the same"

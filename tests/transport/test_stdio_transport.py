@@ -55,6 +55,28 @@ async def test_echo_round_trip_keeps_exact_text_and_wire_order(recorder: Recorde
     assert "stdin" in closed[0].reason
 
 
+def test_on_uvloop_lines_sent_in_one_turn_arrive_in_order_and_a_send_after_exit_faults() -> None:
+    # The headless commands run on uvloop (cli.wiring.run_loop), whose pipes are not asyncio's classes: the
+    # transport writes to them straight, the first line of a turn at once and the rest together.
+    uvloop = pytest.importorskip("uvloop")
+    recorder = Recorder()
+
+    async def main() -> None:
+        transport = StdioTransport([sys.executable, STDIO_SERVER, "echo"])
+        await transport.start(recorder)
+        raws = [f'{{"jsonrpc":"2.0","id":{n},"method":"ping"}}' for n in range(1, 6)]
+        for n, raw in enumerate(raws, 1):
+            await transport.send(message(raw, request_id=n))
+        await recorder.wait_for(Received, lambda received: received.raw == raws[-1])
+        assert [r.raw for r in recorder.of(Received)] == raws
+        assert [s.raw for s in recorder.of(Sent)] == raws
+        await transport.close()
+        await transport.send(message('{"n":6}', request_id=6))
+        assert recorder.of(TransportFault)[0].request_id == 6
+
+    uvloop.run(main())
+
+
 async def test_describe_is_the_shell_quoted_command() -> None:
     transport = StdioTransport(["my server", "--flag", "it's"])
     assert transport.describe() == "'my server' --flag 'it'\"'\"'s'"
@@ -179,3 +201,24 @@ async def test_missing_working_directory_is_named(tmp_path: Path) -> None:
     with pytest.raises(TransportStartError) as info:
         await transport.start(lambda event: None)
     assert "working directory not found" in info.value.message
+
+
+async def test_a_read_of_several_replies_holds_the_turns_first_request_with_the_rest(recorder: Recorder) -> None:
+    transport = StdioTransport([sys.executable, STDIO_SERVER, "echo"])
+    await transport.start(recorder)
+    try:
+        protocol = transport._protocol
+        assert protocol is not None
+        protocol.pipe_data_received(2, b"one\ntwo\n")  # several stderr lines: no requests are woken by them
+        assert transport._held is None
+        raws = ['{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":2,"method":"ping"}']
+        protocol.pipe_data_received(1, ("\n".join(raws) + "\n").encode())  # two replies in one read
+        assert [r.raw for r in recorder.of(Received)] == raws, "split in one pass, in order"
+        await transport.send(message('{"n":1}', request_id=3))
+        await transport.send(message('{"n":2}', request_id=4))
+        assert transport._held is not None and len(transport._held) == 2, "the first line waits with the second"
+        await recorder.wait_for(Received, lambda received: received.raw == '{"n":2}')
+        assert [r.raw for r in recorder.of(Received)][-2:] == ['{"n":1}', '{"n":2}']
+        assert transport._held is None, "written together at the end of the turn"
+    finally:
+        await transport.close()

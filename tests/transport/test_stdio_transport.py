@@ -219,6 +219,8 @@ async def test_a_read_of_several_replies_holds_the_turns_first_request_with_the_
         assert transport._held is not None and len(transport._held) == 2, "the first line waits with the second"
         await recorder.wait_for(Received, lambda received: received.raw == '{"n":2}')
         assert [r.raw for r in recorder.of(Received)][-2:] == ['{"n":1}', '{"n":2}']
-        assert transport._held is None, "written together at the end of the turn"
+        # Nothing of ours is left waiting. (When the two echoes come back in one read, that read arms the next turn's
+        # hold, empty: so "nothing waiting", not "no hold".)
+        assert not transport._held, "written together at the end of the turn"
     finally:
         await transport.close()

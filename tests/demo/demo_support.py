@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 import sep_examples as sep
+from http_interop_support import stop, wait_for_port
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator, Mapping
@@ -162,18 +163,6 @@ def wait_for_banner(process: subprocess.Popen[str], deadline: float) -> str:
     raise AssertionError(f"demo server did not announce itself (exit code {process.poll()})")
 
 
-def wait_for_port(port: int, deadline: float) -> None:
-    """Bounded loop until 127.0.0.1:port accepts a TCP connection."""
-    last_error: OSError | None = None
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-                return
-        except OSError as error:
-            last_error = error
-    raise AssertionError(f"port {port} never accepted a connection: {last_error}")
-
-
 @contextmanager
 def demo_http_server(env: Mapping[str, str] | None = None) -> Iterator[str]:
     """`python -m inspector.demo --http` on a free port (with `env` added to ours); yields its URL, stops it."""
@@ -194,11 +183,4 @@ def demo_http_server(env: Mapping[str, str] | None = None) -> Iterator[str]:
         wait_for_port(port, deadline)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if process.stderr is not None:
-            process.stderr.close()
+        stop(process)

@@ -16,8 +16,8 @@ from demo_support import (
     demo_http_server,
     text_of,
     wait_for_banner,
-    wait_for_port,
 )
+from http_interop_support import wait_for_port
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

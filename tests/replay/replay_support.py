@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+from http_interop_support import stop
+
 from inspector.answers.build import build_answer_source
 from inspector.cli import app
 from inspector.cli.demo_flows import example_answers_path, run_demo_flows
@@ -76,14 +79,7 @@ def http_server(argv: list[str]) -> Iterator[str]:
         assert url is not None, f"the server did not print its URL (exit code {process.poll()})"
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if process.stderr is not None:
-            process.stderr.close()
+        stop(process)
 
 
 def transport_for(spec: str | list[str]) -> Transport:

@@ -1,6 +1,6 @@
-"""OAuth facts the inspector needs without any I/O: the challenge a server sends, the steps of a login and their
-names, which fields and headers hold secrets (and how to take them out of URLs, forms, JSON and text), the
-redirect a browser lands on, and the interface a face implements to let a person log in.
+"""OAuth facts the inspector needs without any I/O: the challenge a server sends, the steps of a login, their
+names and how each is told, which fields and headers hold secrets (and how to take them out of URLs, forms, JSON and
+text), the redirect a browser lands on, and the interface a face implements to let a person log in.
 
 The login itself runs in ``transport/oauth`` (it needs the HTTP client); everything here is pure so that every layer,
 the TUI included, can name a step, read a challenge or parse a pasted redirect.
@@ -57,6 +57,66 @@ STEP_TITLES: Final[dict[Step, str]] = {
 Outcome = Literal["ok", "refused", "failed", "waiting", "info"]
 """ok: the step did what it should; refused: we refused what the server sent (a check failed); failed: the server
 failed or did not answer; waiting: a person must act (the browser); info: a decision with nothing to judge."""
+
+AUTH_HTTP_TEXT: Final = ("method", "url", "request_body", "response_body", "error")
+"""The fields of ``AuthHttp`` that hold text."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuthHttp:
+    """One HTTP exchange of a login, every secret already taken out (the redaction below): what the request and
+    the response said, bodies included (a login's bodies are small: metadata, forms, tokens)."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    request_body: str | None = None
+    status: int | None = None
+    """None: no answer came (``error`` says why: a refused connection, a timeout)."""
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_body: str | None = None
+    elapsed_ms: float | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The exchange as a recording's ``auth`` line spells it (empty parts left out)."""
+        out: dict[str, Any] = {k: getattr(self, k) for k in (*AUTH_HTTP_TEXT, "status", "elapsed_ms")}
+        out["request_headers"] = self.request_headers
+        out["response_headers"] = self.response_headers
+        return {k: v for k, v in out.items() if v not in (None, {})}
+
+
+@dataclass(frozen=True, slots=True)
+class LoginStep:
+    """One step of a login as it is told: an exchange (``http``) or a decision, with what was decided, why, and
+    what to try when it failed. The transport's ``AuthEvent`` and the timeline's ``AuthStep`` are one each."""
+
+    step: str
+    """A ``Step``."""
+    outcome: str
+    """An ``Outcome``."""
+    what: str
+    at: float
+    why: str = ""
+    hint: str = ""
+    request_id: int | str | None = None
+    """The JSON-RPC request whose HTTP answer asked for the login (None: no request, e.g. a logout)."""
+    http: AuthHttp | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as the recording's ``auth`` lines and the ``--json`` documents spell it (empty parts left out;
+        ``for`` is the request's id)."""
+        out: dict[str, Any] = {"step": self.step, "outcome": self.outcome, "what": self.what}
+        if self.why:
+            out["why"] = self.why
+        if self.hint:
+            out["hint"] = self.hint
+        if self.request_id is not None:
+            out["for"] = self.request_id
+        if self.http is not None:
+            out["http"] = self.http.to_json()
+        return out
+
 
 SECRET_FIELDS: Final = frozenset(
     {

@@ -4,27 +4,10 @@ recording's ``auth`` lines (``session.auth_steps`` reads them back onto the time
 
 from __future__ import annotations
 
-from inspector.session.auth_steps import AuthExchange, AuthStep
 from inspector.session.records import Record
-from inspector.transport.base import AuthEvent, AuthHttp
+from inspector.transport.base import AuthEvent
 
 
 def record(t: float, event: AuthEvent) -> Record:
-    """The record of an auth event (its secrets stay out: they go to the redactor)."""
-    http = exchange_of(event.http) if event.http is not None else None
-    step = AuthStep(t, event.step, event.outcome, event.what, event.why, event.hint, event.request_id, http)
-    return {"t": round(t, 6), "dir": "auth", **step.to_json()}
-
-
-def exchange_of(http: AuthHttp) -> AuthExchange:
-    return AuthExchange(
-        http.method,
-        http.url,
-        dict(http.request_headers),
-        http.request_body,
-        http.status,
-        dict(http.response_headers),
-        http.response_body,
-        http.elapsed_ms,
-        http.error,
-    )
+    """The record of an auth event: the step as told (its secrets stay out: they go to the redactor)."""
+    return {"t": round(t, 6), "dir": "auth", **event.to_json()}

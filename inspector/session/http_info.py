@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspector.protocol.jsonrpc import JsonObject
-
-if TYPE_CHECKING:
-    from inspector.session.auth_steps import AuthExchange
 
 
 @dataclass(slots=True)
@@ -50,24 +47,23 @@ class HttpInfo:
         """Inverse of ``to_json``; tolerant of missing or wrong-typed fields."""
         if not isinstance(data, dict):
             return None
-        info = cls()
-        read_exchange_fields(data, info, ("method", "url", "content_type", "body"))
-        info.body_truncated = data.get("body_truncated") is True
-        return info
+        return cls(
+            **exchange_fields(data, ("method", "url", "content_type", "body")),
+            body_truncated=data.get("body_truncated") is True,
+        )
 
 
-def read_exchange_fields(data: dict[str, Any], into: HttpInfo | AuthExchange, text: Iterable[str]) -> None:
-    """Set on ``into`` what a recorded HTTP exchange ``data`` holds with the right type: the ``text`` fields, the
-    status, the time it took and both header maps. A field missing or of the wrong type keeps its default: a
-    recording may be damaged or come from another version, and reading it back must not fail."""
-    for key in text:
-        if isinstance(data.get(key), str):
-            setattr(into, key, data[key])
+def exchange_fields(data: dict[str, Any], text: Iterable[str]) -> dict[str, Any]:
+    """What a recorded HTTP exchange ``data`` holds with the right type, by field name: the ``text`` fields, the
+    status, the time it took and both header maps. A field missing or of the wrong type is left out, so it keeps
+    its default: a recording may be damaged or come from another version, and reading it back must not fail."""
+    found: dict[str, Any] = {key: data[key] for key in text if isinstance(data.get(key), str)}
     if isinstance(data.get("status"), int):
-        into.status = data["status"]
+        found["status"] = data["status"]
     if isinstance(data.get("elapsed_ms"), int | float):
-        into.elapsed_ms = float(data["elapsed_ms"])
+        found["elapsed_ms"] = float(data["elapsed_ms"])
     for key in ("request_headers", "response_headers"):
         value = data.get(key)
         if isinstance(value, dict):
-            setattr(into, key, {str(k): str(v) for k, v in value.items()})
+            found[key] = {str(k): str(v) for k, v in value.items()}
+    return found

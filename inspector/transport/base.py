@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
 from inspector.protocol.hinted import HintedError
+from inspector.protocol.oauth import LoginStep
 from inspector.protocol.values import message_value
 
 RequestKey = int | str
@@ -129,38 +130,10 @@ class TransportFault:
 
 
 @dataclass(frozen=True, slots=True)
-class AuthHttp:
-    """One HTTP exchange of an OAuth flow, every secret already taken out (``protocol.oauth`` redaction): what the
-    request and the response said, bodies included (the flow's bodies are small: metadata, forms, tokens)."""
+class AuthEvent(LoginStep):
+    """One step of an OAuth login, for the request that needed it (``request_id``), raised by the HTTP transport's
+    OAuth driver: the step as told, and the secrets it brought."""
 
-    method: str
-    url: str
-    request_headers: dict[str, str]
-    request_body: str | None = None
-    status: int | None = None
-    """None: no answer came (``error`` says why)."""
-    response_headers: dict[str, str] = field(default_factory=dict)
-    response_body: str | None = None
-    elapsed_ms: float | None = None
-    error: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AuthEvent:
-    """One step of an OAuth login, for the request that needed it: an exchange (``http``) or a decision, with what
-    was decided, why, and what to try when it failed. Raised by the HTTP transport's OAuth driver."""
-
-    step: str
-    """A ``protocol.oauth.Step``."""
-    outcome: str
-    """A ``protocol.oauth.Outcome``: ok, refused, failed, waiting (a person must act), info."""
-    what: str
-    at: float
-    why: str = ""
-    hint: str = ""
-    request_id: RequestKey | None = None
-    """The JSON-RPC request whose HTTP answer asked for the login (None: no request, e.g. a logout)."""
-    http: AuthHttp | None = None
     secrets: tuple[str, ...] = field(default=(), repr=False)
     """Values this step brought (tokens, a code, a client secret): the session redacts them from everything."""
 

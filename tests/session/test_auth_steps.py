@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from inspector.protocol.oauth import AuthHttp
 from inspector.protocol.redact import Redactor
 from inspector.replay.loader import load_recording
 from inspector.session import records
@@ -19,7 +20,7 @@ from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.recorder import Recorder
 from inspector.session.session_log import SessionLog
-from inspector.transport.base import AuthEvent, AuthHttp, EventSink, OutgoingMessage, Sent, TransportKind
+from inspector.transport.base import AuthEvent, EventSink, OutgoingMessage, Sent, TransportKind
 
 REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}'
 

@@ -18,6 +18,7 @@ import httpx
 from inspector.protocol.oauth import (
     REDACTED,
     STEP_TITLES,
+    AuthHttp,
     Challenge,
     Landing,
     Outcome,
@@ -27,7 +28,7 @@ from inspector.protocol.oauth import (
     redact_text,
     redact_url,
 )
-from inspector.transport.base import AuthEvent, AuthHttp, RequestKey, TransportEvent, decode_wire
+from inspector.transport.base import AuthEvent, RequestKey, TransportEvent, decode_wire
 from inspector.transport.http_faults import excerpt, media_type
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Connecting a session: start the transport, settle the era, and in the legacy era run ``initialize``.
 
-Plain async functions over the session's connection and call ledger, returning what was negotiated: the session
+A ``Handshake`` over the session's connection, call ledger and options, returning what was negotiated: the session
 holds the result, and the request sender re-runs ``initialize`` when a legacy HTTP session expires.
 """
 
@@ -63,109 +63,113 @@ class Negotiated:
     server_requests: ServerRequestAnswerer | None = None
 
 
-async def connect(connection: Connection, ledger: CallLedger, options: HandshakeOptions) -> Negotiated:
-    """Start the transport and settle the era within ``options.timeout``; raises ``ConnectError`` (the transport's
-    own start error too)."""
-    deadline = time.monotonic() + options.timeout
-    await connection.start()
-    try:
-        verdict = await _settle_era(connection, ledger, options)
-    except EraError as failure:
-        connection.log.write(records.closed(connection.log.now(), failure.message))
-        raise ConnectError(failure.message, failure.hint) from None
-    if verdict.era == "legacy":
-        return await initialize(connection, ledger, options, verdict.why, deadline=deadline)
-    assert verdict.version is not None
-    connection.log.write(records.era(connection.log.now(), "modern", verdict.version, verdict.why))
-    return Negotiated(legacy=False, version=verdict.version)
+@dataclass(frozen=True, slots=True)
+class Handshake:
+    """Connecting over the session's connection and call ledger, with its options: ``connect`` once, and
+    ``initialize`` again whenever a legacy HTTP session expires."""
 
+    connection: Connection
+    ledger: CallLedger
+    options: HandshakeOptions
 
-async def _settle_era(connection: Connection, ledger: CallLedger, options: HandshakeOptions) -> Verdict:
-    if options.era == "legacy":
-        return Verdict("legacy", None, "pinned with --era legacy")
-
-    async def discover(version: str) -> JsonObject:
-        call = ledger.start("server/discover", {})
+    async def connect(self) -> Negotiated:
+        """Start the transport and settle the era within ``options.timeout``; raises ``ConnectError`` (the transport's
+        own start error too)."""
+        connection, options = self.connection, self.options
+        deadline = time.monotonic() + options.timeout
+        await connection.start()
         try:
-            result = await connection.request(
-                call,
-                "server/discover",
-                {},
-                timeout=options.probe_limit(),
-                protocol_version=version,
-                headers=protocol_headers("server/discover", {}, None, None),
-                meta=Envelope(version, options.capabilities, options.log_level).meta(),
+            verdict = await self._settle_era()
+        except EraError as failure:
+            connection.log.write(records.closed(connection.log.now(), failure.message))
+            raise ConnectError(failure.message, failure.hint) from None
+        if verdict.era == "legacy":
+            return await self.initialize(verdict.why, deadline=deadline)
+        assert verdict.version is not None
+        connection.log.write(records.era(connection.log.now(), "modern", verdict.version, verdict.why))
+        return Negotiated(legacy=False, version=verdict.version)
+
+    async def _settle_era(self) -> Verdict:
+        connection, ledger, options = self.connection, self.ledger, self.options
+        if options.era == "legacy":
+            return Verdict("legacy", None, "pinned with --era legacy")
+
+        async def discover(version: str) -> JsonObject:
+            call = ledger.start("server/discover", {})
+            try:
+                result = await connection.request(
+                    call,
+                    "server/discover",
+                    {},
+                    timeout=options.probe_limit(),
+                    protocol_version=version,
+                    headers=protocol_headers("server/discover", {}, None, None),
+                    meta=Envelope(version, options.capabilities, options.log_level).meta(),
+                )
+            except RpcError as error:
+                ledger.end(call, "error", f"{error.code} {error.message}")
+                raise
+            except RequestFailed as failure:
+                ledger.end(call, "failed", failure.message)
+                raise
+            ledger.end(call, "complete")
+            return result
+
+        verdict = await detect_era(discover, preferred=options.modern_version)
+        if options.era == "modern" and verdict.era == "legacy":
+            return Verdict(
+                "modern", options.modern_version, f"pinned with --era modern (the probe said legacy: {verdict.why})"
             )
+        return verdict
+
+    async def initialize(self, why: str, *, deadline: float | None = None, reprobed: bool = False) -> Negotiated:
+        """The legacy handshake: ``initialize``, ``notifications/initialized``, the GET stream when the transport has
+        one, answered before ``deadline`` (``time.monotonic``; default: ``options.timeout`` from now). A server that
+        answers -32022 naming a modern version we speak is modern after all (once)."""
+        connection, ledger, options = self.connection, self.ledger, self.options
+        log = connection.log
+        # (time a person spent logging in, during the probe, is not the server's slowness)
+        left = (deadline + connection.waited_on_person - time.monotonic()) if deadline is not None else options.timeout
+        if left <= 0:
+            raise ConnectError(
+                f"no answer within --timeout {options.timeout:g} s: the era probe used it all",
+                "raise --timeout, or pin the era (--era legacy skips the probe)",
+            )
+        params = initialize_params(options.capabilities, options.legacy_offer)
+        call = ledger.start("initialize", params)
+        try:
+            result = await connection.request(call, "initialize", params, timeout=left, protocol_version=None)
         except RpcError as error:
             ledger.end(call, "error", f"{error.code} {error.message}")
-            raise
+            if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:
+                supported = error.data.get("supported") if isinstance(error.data, dict) else None
+                mutual = mutual_version(supported)
+                if mutual is not None:
+                    log.write(
+                        records.era(log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern")
+                    )
+                    return Negotiated(legacy=False, version=mutual)
+            raise ConnectError(
+                f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern"
+            ) from None
         except RequestFailed as failure:
             ledger.end(call, "failed", failure.message)
-            raise
+            raise ConnectError(
+                f"initialize failed: {failure.message}", failure.hint or "check the server's stderr"
+            ) from None
+        version = accepted_version(result)
+        if version is None:
+            ledger.end(call, "failed", f"unsupported version {result.get('protocolVersion')!r}")
+            raise ConnectError(
+                f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak",
+                "upgrade the inspector",
+            )
         ledger.end(call, "complete")
-        return result
-
-    verdict = await detect_era(discover, preferred=options.modern_version)
-    if options.era == "modern" and verdict.era == "legacy":
-        return Verdict(
-            "modern", options.modern_version, f"pinned with --era modern (the probe said legacy: {verdict.why})"
-        )
-    return verdict
-
-
-async def initialize(
-    connection: Connection,
-    ledger: CallLedger,
-    options: HandshakeOptions,
-    why: str,
-    *,
-    deadline: float | None = None,
-    reprobed: bool = False,
-) -> Negotiated:
-    """The legacy handshake: ``initialize``, ``notifications/initialized``, the GET stream when the transport has
-    one, answered before ``deadline`` (``time.monotonic``; default: ``options.timeout`` from now). A server that
-    answers -32022 naming a modern version we speak is modern after all (once)."""
-    log = connection.log
-    # (time a person spent logging in, during the probe, is not the server's slowness)
-    left = (deadline + connection.waited_on_person - time.monotonic()) if deadline is not None else options.timeout
-    if left <= 0:
-        raise ConnectError(
-            f"no answer within --timeout {options.timeout:g} s: the era probe used it all",
-            "raise --timeout, or pin the era (--era legacy skips the probe)",
-        )
-    params = initialize_params(options.capabilities, options.legacy_offer)
-    call = ledger.start("initialize", params)
-    try:
-        result = await connection.request(call, "initialize", params, timeout=left, protocol_version=None)
-    except RpcError as error:
-        ledger.end(call, "error", f"{error.code} {error.message}")
-        if error.code == UNSUPPORTED_PROTOCOL_VERSION and not reprobed:
-            supported = error.data.get("supported") if isinstance(error.data, dict) else None
-            mutual = mutual_version(supported)
-            if mutual is not None:
-                log.write(records.era(log.now(), "modern", mutual, "initialize answered -32022; re-probed as modern"))
-                return Negotiated(legacy=False, version=mutual)
-        raise ConnectError(
-            f"initialize failed: {error.code} {error.message}", "check the server's stderr; try --era modern"
-        ) from None
-    except RequestFailed as failure:
-        ledger.end(call, "failed", failure.message)
-        raise ConnectError(
-            f"initialize failed: {failure.message}", failure.hint or "check the server's stderr"
-        ) from None
-    version = accepted_version(result)
-    if version is None:
-        ledger.end(call, "failed", f"unsupported version {result.get('protocolVersion')!r}")
-        raise ConnectError(
-            f"the server chose protocol version {result.get('protocolVersion')!r}, which we do not speak",
-            "upgrade the inspector",
-        )
-    ledger.end(call, "complete")
-    answerer = ServerRequestAnswerer(connection, ledger.answers, version)
-    connection.on_server_request = answerer
-    log.write(records.era(log.now(), "legacy", version, why))
-    await connection.send_notification(call, "notifications/initialized", None, protocol_version=version)
-    opener = getattr(connection.transport, "open_server_stream", None)
-    if opener is not None:
-        await opener()
-    return Negotiated(legacy=True, version=version, server_requests=answerer)
+        answerer = ServerRequestAnswerer(connection, ledger.answers, version)
+        connection.on_server_request = answerer
+        log.write(records.era(log.now(), "legacy", version, why))
+        await connection.send_notification(call, "notifications/initialized", None, protocol_version=version)
+        opener = getattr(connection.transport, "open_server_stream", None)
+        if opener is not None:
+            await opener()
+        return Negotiated(legacy=True, version=version, server_requests=answerer)

@@ -19,11 +19,10 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
-from inspector.session import handshake
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed, RpcError, explain
-from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, HandshakeOptions, Negotiated
+from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, Handshake, HandshakeOptions, Negotiated
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
 from inspector.session.listing import CatalogLister, forbidden_input_required
@@ -92,6 +91,7 @@ class InspectorSession:
             timeout=timeout,
             log_level=log_level,
         )
+        self.handshake = Handshake(self.connection, self.ledger, self.options)
         self.max_rounds = max_rounds
         self.timeout = timeout
         self.max_timeout = max_timeout
@@ -131,7 +131,7 @@ class InspectorSession:
     # ------------------------------------------------------------------------------------------------ connecting
     async def connect(self) -> EraDecision:
         """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
-        negotiated = await handshake.connect(self.connection, self.ledger, self.options)
+        negotiated = await self.handshake.connect()
         self._sender = RequestSender(
             self.connection,
             negotiated,
@@ -164,7 +164,7 @@ class InspectorSession:
         assert self._sender is not None
         why = "the HTTP session expired (404); re-initialized"
         try:
-            return await handshake.initialize(self.connection, self.ledger, self.options, why)
+            return await self.handshake.initialize(why)
         except ConnectError as lost:
             # A failed re-initialize ends the call like any transport failure, not as an exception.
             raise RequestFailed(

@@ -12,8 +12,7 @@ from inspector.session.timeline_events import CallFinished, CallStarted, RoundUp
 
 def event(state: BuildState, record: Record, t: float) -> None:
     name = record.get("event")
-    call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
-    if name == "call":
+    if name == "call":  # (first, and before the lookup: the call it starts is not there yet)
         method = str(record.get("method", ""))
         params = record.get("params") if isinstance(record.get("params"), dict) else {}
         assert isinstance(params, dict)
@@ -24,7 +23,9 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.calls.append(new)
         if state.timeline.listeners:
             state.timeline.emit(CallStarted(new))
-    elif name == "answer" and call is not None:
+        return
+    call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
+    if name == "answer" and call is not None:
         _answer(state, call, record)
     elif name == "answer":
         _session_answer(state, record)

@@ -16,7 +16,9 @@ def event(state: BuildState, record: Record, t: float) -> None:
         method = str(record.get("method", ""))
         params = record.get("params") if isinstance(record.get("params"), dict) else {}
         assert isinstance(params, dict)
-        new = Call(index=len(state.timeline.calls) + 1, method=method, params=params, started_at=t)
+        new = Call(
+            len(state.timeline.calls) + 1, method, params, t
+        )  # (index, method, params, started_at; positional: see protocol.values)
         resends = record.get("resends")
         if isinstance(resends, int) and not isinstance(resends, bool) and 1 <= resends < new.index:
             new.resends = resends

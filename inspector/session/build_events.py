@@ -12,19 +12,22 @@ from inspector.session.timeline_events import CallFinished, CallStarted, RoundUp
 
 def event(state: BuildState, record: Record, t: float) -> None:
     name = record.get("event")
-    call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
-    if name == "call":
+    if name == "call":  # (first, and before the lookup: the call it starts is not there yet)
         method = str(record.get("method", ""))
         params = record.get("params") if isinstance(record.get("params"), dict) else {}
         assert isinstance(params, dict)
-        new = Call(index=len(state.timeline.calls) + 1, method=method, params=params, started_at=t)
+        new = Call(
+            len(state.timeline.calls) + 1, method, params, t
+        )  # (index, method, params, started_at; positional: see protocol.values)
         resends = record.get("resends")
         if isinstance(resends, int) and not isinstance(resends, bool) and 1 <= resends < new.index:
             new.resends = resends
         state.timeline.calls.append(new)
         if state.timeline.listeners:
             state.timeline.emit(CallStarted(new))
-    elif name == "answer" and call is not None:
+        return
+    call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
+    if name == "answer" and call is not None:
         _answer(state, call, record)
     elif name == "answer":
         _session_answer(state, record)

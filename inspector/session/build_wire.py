@@ -55,16 +55,13 @@ def _start_round(state: BuildState, call: Call, parsed: WireParse, wire: WireMes
     version = meta.get(META_PROTOCOL_VERSION)
     if not isinstance(version, str):
         version = None
+    # (index, kind, request_id, method, request; positional: see protocol.values)
+    round_ = Round(len(call.rounds) + 1, "request", parsed.id, parsed.method or call.method, wire)
     echoed = params.get("requestState")
-    round_ = Round(
-        index=len(call.rounds) + 1,
-        kind="request",
-        request_id=parsed.id,
-        method=parsed.method or call.method,
-        request=wire,
-        echoed_state=echoed if isinstance(echoed, str) else None,
-        instance=state.instances.pop(parsed.id, None) if state.instances and parsed.id is not None else None,
-    )
+    if isinstance(echoed, str):
+        round_.echoed_state = echoed
+    if state.instances and parsed.id is not None:
+        round_.instance = state.instances.pop(parsed.id, None)
     previous = call.final_round if call.rounds else None
     if previous is not None and previous.request_state is not None and previous.result_type == "input_required":
         previous.request_state.echoed = round_.echoed_state == previous.request_state.value

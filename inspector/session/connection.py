@@ -95,8 +95,12 @@ class Connection:
         self._next_id = 0
         self._pending: dict[RequestId, Pending] = {}
         self._deadlines = Deadlines(self._pending)
-        self._outgoing: dict[str, tuple[int | None, JsonObject | None]] = {}
-        """Messages handed to the transport, by exact text: their call and (requests) object, until ``Sent``."""
+        self._outgoing: dict[str, int | None] = {}
+        """Notifications and responses handed to the transport, by exact text: their call, until ``Sent``."""
+        self._requests_out: dict[RequestId, tuple[int, JsonObject, str]] = {}
+        """Requests handed to the transport, by id: their call, object and exact text, until ``Sent``. By id, not by
+        text: hashing a request's ~450 characters was about 1% of a load run's call
+        (``tests/perf/bench_instructions.py --as-load --concurrency 10``)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed_reason: str | None = None
         self._closing = False
@@ -139,7 +143,7 @@ class Connection:
         loop = asyncio.get_running_loop()
         pending = Pending(loop.create_future(), call, method)
         self._pending[request_id] = pending
-        self._outgoing[raw] = (call, message)
+        self._requests_out[request_id] = (call, message, raw)
         outgoing = OutgoingMessage(raw, method, request_id, protocol_version, headers or {})
         await self.transport.send(outgoing)
         if timeout is not None:
@@ -189,13 +193,13 @@ class Connection:
     ) -> None:
         """Send a notification (``notifications/cancelled``, legacy ``notifications/initialized``)."""
         raw = dumps(notification(method, params))
-        self._outgoing[raw] = (call, None)
+        self._outgoing[raw] = call
         await self.transport.send(OutgoingMessage(raw, method, None, protocol_version, {"Mcp-Method": method}))
 
     async def send_response(self, call: int | None, message: JsonObject, *, protocol_version: str | None) -> None:
         """Answer a legacy server->client request."""
         raw = dumps(message)
-        self._outgoing[raw] = (call, None)
+        self._outgoing[raw] = call
         await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}))
 
     async def cancel_call(self, call: int, reason: str = "cancelled by the user") -> int:
@@ -224,7 +228,13 @@ class Connection:
     def _on_event(self, event: TransportEvent) -> None:
         log = self.log
         if isinstance(event, Sent):
-            call, ours = self._outgoing.pop(event.raw, (None, None))
+            sent = self._requests_out.pop(event.request_id, None) if event.request_id is not None else None
+            call: int | None
+            ours: JsonObject | None
+            if sent is not None and (sent[2] is event.raw or sent[2] == event.raw):
+                call, ours, _ = sent
+            else:
+                call, ours = self._outgoing.pop(event.raw, None), None
             # raw is exactly dumps(ours): record the object (parsed here, after the write, off the path to the wire)
             parsed = WireParse(event.raw, "request", ours) if ours is not None else None
             http = http_info(event.http) if event.http is not None else None

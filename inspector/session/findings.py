@@ -141,10 +141,10 @@ VERDICTS_KEPT: Final = 1024
 """How many validation verdicts ``schema_problems`` remembers, by the exact text of the result."""
 VERDICT_TEXT_LIMIT: Final = 16_384
 """Results whose message is longer than this are validated every time (their text would cost more to keep)."""
-_verdicts: dict[tuple[str, str, str], list[str]] = {}
+_verdicts: dict[tuple[str, str, str], tuple[str, ...]] = {}
 
 
-def schema_problems(method: str, version: str, result: Mapping[str, Any], *, size: int = 0) -> list[str]:
+def schema_problems(method: str, version: str, result: Mapping[str, Any], *, size: int = 0) -> tuple[str, ...]:
     """Why ``result`` fails the official ``mcp-types`` model for (method, version); empty when it passes.
 
     The verdict is a function of the result's exact text, so the last ``VERDICTS_KEPT`` are remembered by it: a
@@ -160,14 +160,14 @@ def schema_problems(method: str, version: str, result: Mapping[str, Any], *, siz
             known = _verdicts[key] = _validate(method, version, result)
             if len(_verdicts) > VERDICTS_KEPT:
                 del _verdicts[next(iter(_verdicts))]  # the oldest (dicts keep insertion order)
-        return list(known)
+        return known  # (a tuple: shared, never changed)
     return _validate(method, version, result)
 
 
-def _validate(method: str, version: str, result: Mapping[str, Any]) -> list[str]:
+def _validate(method: str, version: str, result: Mapping[str, Any]) -> tuple[str, ...]:
     validator = _validator(method, version, result.get("resultType") == "input_required")
     if validator is None:
-        return []
+        return ()
     try:
         validator.validate_python(result, by_name=False)
     except ValidationError as exc:
@@ -175,8 +175,8 @@ def _validate(method: str, version: str, result: Mapping[str, Any]) -> list[str]
         for error in exc.errors()[:4]:
             where = ".".join(str(part) for part in error["loc"]) or "result"
             problems.append(f"{where}: {error['msg']}")
-        return problems
-    return []
+        return tuple(problems)
+    return ()
 
 
 def input_required_problems(result: Mapping[str, Any]) -> list[str]:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.values import message_value
 from inspector.session.timeline import CallStatus
 
 EXIT_CODES: dict[CallStatus, int] = {
@@ -22,9 +21,10 @@ EXIT_CODES: dict[CallStatus, int] = {
 5 input needed but no answer available, 6 round cap hit."""
 
 
-@dataclass(frozen=True, slots=True)
+@message_value
 class Outcome:
-    """The end of one call, settled: nothing about it changes after the session returned it.
+    """The end of one call, settled: nothing about it changes after the session returned it (a ``message_value``:
+    one is made for every call, and a frozen dataclass's construction costs four times as much).
 
     The call itself, with every round the wire told of, is on the timeline: ``InspectorSession.call(index)``."""
 

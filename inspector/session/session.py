@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Final, Literal
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any, Final, Literal
 
 from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
@@ -171,7 +171,7 @@ class InspectorSession:
                 "transport", f"the session expired and re-initializing failed: {lost.message}", lost.hint
             ) from None
 
-    async def _send(
+    def _send(
         self,
         call: int,
         method: str,
@@ -179,10 +179,11 @@ class InspectorSession:
         capabilities: JsonObject | None,
         *,
         unbounded: bool = False,
-    ) -> JsonObject:
+    ) -> Coroutine[Any, Any, JsonObject]:
+        """The sender's request (a plain function, not a coroutine of its own: one frame less on every call)."""
         if self._sender is None:
             raise RequestFailed("closed", "the session is not connected", "connect first")
-        return await self._sender.send(call, method, params, capabilities, unbounded=unbounded)
+        return self._sender.send(call, method, params, capabilities, unbounded=unbounded)
 
     async def settle(self, call: int, method: str, work: Awaitable[Outcome]) -> Outcome:
         """``work``'s outcome; when it fails, the call ended as the failure says (see ``ledger.Settle``)."""
@@ -246,7 +247,8 @@ class InspectorSession:
         sent = self._with_task_request(method, params, capabilities)
         try:
             result = await self._first_round(call, method, sent, capabilities)
-            if is_input_required(result) and method in INPUT_REQUIRED_METHODS:
+            asks = is_input_required(result)
+            if asks and method in INPUT_REQUIRED_METHODS:
 
                 async def answer(key: str, request: JsonObject) -> JsonObject:
                     return await ledger.answer(call, key, request)
@@ -262,7 +264,7 @@ class InspectorSession:
                 result = (
                     await drive_input_required(result, answer=answer, retry=retry, max_rounds=self.max_rounds)
                 ).result
-            elif is_input_required(result):
+            elif asks:
                 return ledger.end(call, "failed", forbidden_input_required(method), result=result)
             shape = self._task_shape(method, sent, result, capabilities)
             if shape is not None:

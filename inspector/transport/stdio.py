@@ -230,7 +230,7 @@ class StdioTransport:
             # Another line left in this same turn of the loop: this one goes with the rest of the turn's, in one
             # write at its end, which wakes the server once for all of them (see ``_held``).
             self._held.append((data, message.request_id))
-            self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+            self._emit(Sent(message.raw, self._clock(), message.request_id))  # (positional: see protocol.values)
             return
         pipe = pipes[1]
         try:
@@ -241,7 +241,7 @@ class StdioTransport:
         self._held = []
         asyncio.get_running_loop().call_soon(self._write_held)
         # Emitted before draining: a fast server may answer while we drain, and Sent must come first.
-        self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+        self._emit(Sent(message.raw, self._clock(), message.request_id))  # (positional: see protocol.values)
         if not pipe.get_write_buffer_size() and not pipe.is_closing():
             return  # the pipe took it all: drain() would return at once (it waits only on a full or closing pipe)
         stdin = self._process.stdin if self._process is not None else None
@@ -331,7 +331,9 @@ class StdioTransport:
     def _on_stdout_line(self, line: bytes) -> None:
         text, undecodable = decode_wire(line.removesuffix(b"\r"))
         if text:
-            self._emit(Received(raw=text, at=self._clock(), undecodable=undecodable))
+            at = self._clock()
+            # (positional in the common case: see protocol.values)
+            self._emit(Received(text, at) if undecodable is None else Received(text, at, undecodable=undecodable))
 
     def _on_stderr_line(self, line: bytes) -> None:
         text, undecodable = decode_wire(line.removesuffix(b"\r"))

@@ -1,6 +1,7 @@
 """Instructions per tools/call of the inspector's process, counted by valgrind's callgrind: the end-to-end cost of a
 call in a figure that does not move with the machine's load (the same code and inputs give the same count within
-about 1%, however busy the other cores are), so a change to the hot path can be judged on a shared machine.
+about 1%, however busy the other cores are, with the client's string hashes fixed: ``PYTHONHASHSEED=0``, since a
+random seed moves the count by up to 2% between runs), so a change to the hot path can be judged on a shared machine.
 
 The client runs ``N`` sequential ``tools/call`` over stdio against ``echo_server.py``, as a user runs them
 (``build_session``: timeline, recording, heap policy), except that it never polls for the reply (the polling
@@ -22,6 +23,7 @@ Needs valgrind on PATH.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -76,6 +78,7 @@ def count(calls: int, concurrency: int, folder: Path, as_load: bool) -> int:
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # (string hashes vary the dicts' probing by 1-2% between runs)
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode != 0 or found is None:

@@ -27,7 +27,7 @@ from typer.core import TyperCommand
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
-from inspector.cli.options import ConnectOptions, Group, connects
+from inspector.cli.options import ConnectOptions, Group, connects, ignore_patterns
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
@@ -37,7 +37,6 @@ from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.sanitize import clean
-from inspector.replay.diff import PatternError, parse_pattern
 from inspector.replay.loader import RecordingError, build_loaded, load_recording
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
@@ -265,10 +264,7 @@ def lab(
         raise typer.BadParameter(pairs)
     targets = _instances(opts, list(server or []), flaw, demo)
     calls = _calls(pairs, from_, demo)
-    try:
-        patterns = [parse_pattern(p) for p in ignore or []]
-    except PatternError as bad:
-        raise typer.BadParameter(str(bad)) from None
+    patterns = ignore_patterns(ignore)
     if demo and opts.answers is None:
         opts.answers = example_answers_path()
         opts.stub_model = True

@@ -22,6 +22,7 @@ from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
 from inspector.protocol.json_input import parse_object
+from inspector.replay.diff import JsonPath, PatternError, parse_pattern
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
 
 if TYPE_CHECKING:
@@ -377,4 +378,13 @@ def json_object(text: str | None, option: str) -> dict[str, Any]:
     return value
 
 
-__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "json_object"]
+def ignore_patterns(ignore: list[str] | None) -> list[JsonPath]:
+    """The ``--ignore`` paths a comparison leaves out (``lab``, ``replay --against``), or a usage error naming the
+    bad one."""
+    try:
+        return [parse_pattern(pattern) for pattern in ignore or []]
+    except PatternError as bad:
+        raise typer.BadParameter(str(bad)) from None
+
+
+__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "ignore_patterns", "json_object"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 
-def lazy_exports(package: str, where: Mapping[str, str]) -> Callable[[str], object]:
-    """A module ``__getattr__`` that imports ``name`` from ``where[name]`` the first time it is asked for."""
+def lazy_exports(package: str, modules: Mapping[str, Iterable[str]]) -> Callable[[str], object]:
+    """A module ``__getattr__`` that imports each name of ``modules[module]`` from ``module`` the first time it is
+    asked for (the table reads as the package's ``TYPE_CHECKING`` imports do: module, then its names)."""
+    where = {name: module for module, names in modules.items() for name in names}
 
     def __getattr__(name: str) -> object:
         module = where.get(name)

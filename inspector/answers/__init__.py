@@ -25,29 +25,18 @@ if TYPE_CHECKING:
 
 # Imported on first use (PEP 562): the validators pull in jsonschema and the official models, which the TUI's
 # first paint and `inspector --help` should not wait for.
-_LAZY: dict[str, str] = {
-    "build_answer_source": "inspector.answers.build",
-    "AnswerChain": "inspector.answers.chain",
-    "OnMissing": "inspector.answers.policies",
-    "Policy": "inspector.answers.policies",
-    "PolicyName": "inspector.answers.policies",
-    "ConfiguredRoots": "inspector.answers.roots",
-    "Root": "inspector.answers.roots",
-    "parse_root": "inspector.answers.roots",
-    "root_from_path": "inspector.answers.roots",
-    "root_from_uri": "inspector.answers.roots",
-    "AnswersFileError": "inspector.answers.scripted",
-    "ScriptedAnswers": "inspector.answers.scripted",
-    "load_answers_file": "inspector.answers.scripted",
-    "parse_answers": "inspector.answers.scripted",
-    "StubModel": "inspector.answers.stub_model",
-    "field_errors": "inspector.answers.validation",
-    "validate_answer": "inspector.answers.validation",
-    "validate_elicitation_answer": "inspector.answers.validation",
-}
-
-
-__getattr__ = lazy_exports(__name__, _LAZY)
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "inspector.answers.build": ("build_answer_source",),
+        "inspector.answers.chain": ("AnswerChain",),
+        "inspector.answers.policies": ("OnMissing", "Policy", "PolicyName"),
+        "inspector.answers.roots": ("ConfiguredRoots", "Root", "parse_root", "root_from_path", "root_from_uri"),
+        "inspector.answers.scripted": ("AnswersFileError", "ScriptedAnswers", "load_answers_file", "parse_answers"),
+        "inspector.answers.stub_model": ("StubModel",),
+        "inspector.answers.validation": ("field_errors", "validate_answer", "validate_elicitation_answer"),
+    },
+)
 
 
 __all__ = [

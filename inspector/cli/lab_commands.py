@@ -27,7 +27,7 @@ from typer.core import TyperCommand
 
 from inspector.answers.base import AnswerSource
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
-from inspector.cli.options import ConnectOptions, Group, connects
+from inspector.cli.options import ConnectOptions, Group, connects, ignore_patterns
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
@@ -37,10 +37,9 @@ from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.sanitize import clean
-from inspector.replay.diff import PatternError, parse_pattern
 from inspector.replay.loader import RecordingError, build_loaded, load_recording
 from inspector.session.session import EraMode, InspectorSession
-from inspector.targets.target import Target, TargetError, parse_env, parse_headers
+from inspector.targets.target import Target
 from inspector.transport.base import Transport
 
 if TYPE_CHECKING:
@@ -134,13 +133,9 @@ class CliTargets:
             answers,
             era=era,
             record=path,
-            max_rounds=self.opts.max_rounds,
-            timeout=self.opts.timeout,
-            max_timeout=self.opts.max_timeout,
-            tasks=not self.opts.no_tasks,
-            log_level=self.opts.log_level_asked(),
             described=f"lab {part} · {transport.describe()}",
             secrets=self._secrets,
+            **self.opts.session_settings(),
         )
 
     def recording(self, part: str) -> str | None:
@@ -187,14 +182,7 @@ def _instances(opts: ConnectOptions, servers: list[str], flaw: str | None, demo:
         raise typer.BadParameter("--flaw goes with --demo")
     if not servers or len(servers) > 2:
         raise typer.BadParameter("give --server A (and --server B), or --demo")
-    try:
-        made = [
-            Target.from_spec(spec, headers=parse_headers(opts.header, opts.bearer), env=parse_env(opts.env),
-                             secret_names=set(opts.secret), era=opts.era_mode())
-            for spec in servers
-        ]  # fmt: skip
-    except TargetError as bad:
-        raise typer.BadParameter(str(bad)) from None
+    made = [opts.target(spec) for spec in servers]
     if len(made) == 1 and made[0].kind == "http":
         raise typer.BadParameter(
             "one URL is one instance: give --server twice (two instances, no sticky sessions), or a stdio command "
@@ -276,10 +264,7 @@ def lab(
         raise typer.BadParameter(pairs)
     targets = _instances(opts, list(server or []), flaw, demo)
     calls = _calls(pairs, from_, demo)
-    try:
-        patterns = [parse_pattern(p) for p in ignore or []]
-    except PatternError as bad:
-        raise typer.BadParameter(str(bad)) from None
+    patterns = ignore_patterns(ignore)
     if demo and opts.answers is None:
         opts.answers = example_answers_path()
         opts.stub_model = True

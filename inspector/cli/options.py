@@ -11,10 +11,10 @@ import functools
 import inspect
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, get_type_hints
 
 import typer
 
@@ -22,6 +22,7 @@ from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
 from inspector.protocol.json_input import parse_object
+from inspector.replay.diff import JsonPath, PatternError, parse_pattern
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
 
 if TYPE_CHECKING:
@@ -61,156 +62,138 @@ class Group(Enum):
     LOGIN = "--no-login, the client to log in as, and how the browser is reached"
 
 
-ServerOpt = Annotated[
-    str | None, typer.Option("--server", "-s", help="An http(s) URL, or a command line run over stdio.")
-]
-DemoOpt = Annotated[bool, typer.Option("--demo", help="Run the bundled demo server over stdio.")]
-HeaderOpt = Annotated[
-    list[str] | None, typer.Option("--header", "-H", help="'Name: value' sent on every HTTP request (repeatable).")
-]
-BearerOpt = Annotated[str | None, typer.Option("--bearer", help="Send 'Authorization: Bearer TOKEN' (never recorded).")]
-EnvOpt = Annotated[
-    list[str] | None, typer.Option("--env", help="NAME=value for a stdio server's environment (repeatable).")
-]
-SecretOpt = Annotated[
-    list[str] | None, typer.Option("--secret", help="A header or env name whose value is redacted from recordings.")
-]
-EraOpt = Annotated[str, typer.Option("--era", help="auto (probe with server/discover), modern or legacy.")]
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-LogLevelOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--log-level",
-        help="The server's logs to get, from this level up (each request's _meta; logging/setLevel on legacy servers).",
-    ),
-]
-NoTasksOpt = Annotated[
-    bool,
-    typer.Option("--no-tasks", help="Do not declare the Tasks extension (see how the server behaves without it)."),
-]
-AnswersOpt = Annotated[
-    Path | None, typer.Option("--answers", help="JSON file: input-request key -> the exact response.")
-]
-OnMissingOpt = Annotated[
-    str, typer.Option("--on-missing", help="fail, decline, cancel or defaults when no answer is scripted.")
-]
-StubOpt = Annotated[
-    bool, typer.Option("--stub-model", help="Answer sampling requests with the deterministic stub model.")
-]
-RootOpt = Annotated[
-    list[str] | None, typer.Option("--root", help="A directory or file:// URI answered to roots/list (repeatable).")
-]
-RecordOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--record", help="Record to this JSONL file (default: a new file in the data folder, see `inspector sessions`)."
-    ),
-]
-NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record this session.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of the timeline.")]
-MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="Stop after this many input_required rounds.")]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--timeout", min=0.1, help="Seconds to wait for each response (each progress notification resets it)."
-    ),
-]
-MaxTimeoutOpt = Annotated[
-    float,
-    typer.Option("--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."),
-]
-NoLoginOpt = Annotated[
-    bool,
-    typer.Option("--no-login", help="Never start an OAuth login (CI): stored logins are used, else exit 3."),
-]
-ClientIdOpt = Annotated[
-    str | None, typer.Option("--client-id", help="Log in as this pre-registered OAuth client (no registration).")
-]
-ClientSecretOpt = Annotated[
-    str | None,
-    typer.Option("--client-secret", help="Its secret (visible to other users in the process list: prefer -env)."),
-]
-ClientSecretEnvOpt = Annotated[
-    str | None, typer.Option("--client-secret-env", help="The environment variable that holds the client secret.")
-]
-ClientMetadataUrlOpt = Annotated[
-    str | None,
-    typer.Option("--client-metadata-url", help="An https Client ID Metadata Document URL, used where servers take it."),
-]
-NoBrowserOpt = Annotated[
-    bool, typer.Option("--no-browser", help="Print the login URL instead of opening a browser; paste the redirect.")
-]
-LoginTimeoutOpt = Annotated[
-    float, typer.Option("--login-timeout", min=1.0, help="Seconds a login waits for the browser to come back.")
-]
-CallbackPortOpt = Annotated[
-    int | None,
-    typer.Option("--callback-port", min=1, max=65535, help="Loopback port for the login redirect (default: any)."),
-]
+OPTION: Final = "typer option"
+"""The key of a shared option's typer declaration in the metadata of its ``ConnectOptions`` field."""
 
-_SHARED: dict[Group, list[tuple[str, Any, Any]]] = {
-    Group.SERVER: [("server", ServerOpt, None), ("demo", DemoOpt, False)],
-    Group.TARGET: [
-        ("header", HeaderOpt, None),
-        ("bearer", BearerOpt, None),
-        ("env", EnvOpt, None),
-        ("secret", SecretOpt, None),
-    ],
-    Group.ERA: [("era", EraOpt, "auto"), ("no_tasks", NoTasksOpt, False), ("log_level", LogLevelOpt, None)],
-    Group.ANSWERS: [("answers", AnswersOpt, None), ("on_missing", OnMissingOpt, "fail")],
-    Group.HELPERS: [("stub_model", StubOpt, False), ("root", RootOpt, None)],
-    Group.RECORD: [("record", RecordOpt, None), ("no_record", NoRecordOpt, False)],
-    Group.JSON: [("as_json", JsonOpt, False)],
-    Group.LIMITS: [
-        ("max_rounds", MaxRoundsOpt, 10),
-        ("timeout", TimeoutOpt, 60.0),
-        ("max_timeout", MaxTimeoutOpt, 600.0),
-    ],
-    Group.LOGIN: [
-        ("no_login", NoLoginOpt, False),
-        ("client_id", ClientIdOpt, None),
-        ("client_secret", ClientSecretOpt, None),
-        ("client_secret_env", ClientSecretEnvOpt, None),
-        ("client_metadata_url", ClientMetadataUrlOpt, None),
-        ("no_browser", NoBrowserOpt, False),
-        ("login_timeout", LoginTimeoutOpt, 300.0),
-        ("callback_port", CallbackPortOpt, None),
-    ],
-}
-"""Group -> (parameter name, typer annotation, default) of each shared option, in the order --help lists them."""
+
+def option(*flags: str, help: str, **limits: Any) -> dict[str, Any]:
+    """A ``ConnectOptions`` field's metadata: its option's flags, help and typer's ``limits`` (``min``, ``max``)."""
+    return {OPTION: typer.Option(*flags, help=help, **limits)}
+
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 @dataclass(slots=True)
 class ConnectOptions:
-    """The shared options as one object: what the command was told about the server and how to run against it."""
+    """The shared options as one object: what the command was told about the server and how to run against it.
+    Each field declares its option too (its metadata: ``option``): ``connects`` makes a command's parameters from
+    these fields."""
 
-    server: str | None = None
-    demo: bool = False
-    header: list[str] = field(default_factory=list)
-    bearer: str | None = None
-    env: list[str] = field(default_factory=list)
-    secret: list[str] = field(default_factory=list)
-    era: str = "auto"
-    no_tasks: bool = False
-    log_level: str | None = None
-    answers: Path | None = None
-    on_missing: str = "fail"
-    stub_model: bool = False
-    root: list[str] = field(default_factory=list)
-    record: Path | None = None
-    no_record: bool = False
-    as_json: bool = False
-    max_rounds: int = 10
-    timeout: float = 60.0
-    max_timeout: float = 600.0
-    no_login: bool = False
-    client_id: str | None = None
-    client_secret: str | None = None
-    client_secret_env: str | None = None
-    client_metadata_url: str | None = None
-    no_browser: bool = False
-    login_timeout: float = 300.0
-    callback_port: int | None = None
+    server: str | None = field(
+        default=None, metadata=option("--server", "-s", help="An http(s) URL, or a command line run over stdio.")
+    )
+    demo: bool = field(default=False, metadata=option("--demo", help="Run the bundled demo server over stdio."))
+    header: list[str] = field(
+        default_factory=list,
+        metadata=option("--header", "-H", help="'Name: value' sent on every HTTP request (repeatable)."),
+    )
+    bearer: str | None = field(
+        default=None, metadata=option("--bearer", help="Send 'Authorization: Bearer TOKEN' (never recorded).")
+    )
+    env: list[str] = field(
+        default_factory=list, metadata=option("--env", help="NAME=value for a stdio server's environment (repeatable).")
+    )
+    secret: list[str] = field(
+        default_factory=list,
+        metadata=option("--secret", help="A header or env name whose value is redacted from recordings."),
+    )
+    era: str = field(
+        default="auto", metadata=option("--era", help="auto (probe with server/discover), modern or legacy.")
+    )
+    no_tasks: bool = field(
+        default=False,
+        metadata=option(
+            "--no-tasks", help="Do not declare the Tasks extension (see how the server behaves without it)."
+        ),
+    )
+    log_level: str | None = field(
+        default=None,
+        metadata=option(
+            "--log-level",
+            help="The server's logs to get, from this level up "
+            "(each request's _meta; logging/setLevel on legacy servers).",
+        ),
+    )
+    answers: Path | None = field(
+        default=None, metadata=option("--answers", help="JSON file: input-request key -> the exact response.")
+    )
+    on_missing: str = field(
+        default="fail",
+        metadata=option("--on-missing", help="fail, decline, cancel or defaults when no answer is scripted."),
+    )
+    stub_model: bool = field(
+        default=False,
+        metadata=option("--stub-model", help="Answer sampling requests with the deterministic stub model."),
+    )
+    root: list[str] = field(
+        default_factory=list,
+        metadata=option("--root", help="A directory or file:// URI answered to roots/list (repeatable)."),
+    )
+    record: Path | None = field(
+        default=None,
+        metadata=option(
+            "--record",
+            help="Record to this JSONL file (default: a new file in the data folder, see `inspector sessions`).",
+        ),
+    )
+    no_record: bool = field(default=False, metadata=option("--no-record", help="Do not record this session."))
+    as_json: bool = field(
+        default=False, metadata=option("--json", help="Print one JSON document instead of the timeline.")
+    )
+    max_rounds: int = field(
+        default=10, metadata=option("--max-rounds", min=1, help="Stop after this many input_required rounds.")
+    )
+    timeout: float = field(
+        default=60.0,
+        metadata=option(
+            "--timeout", min=0.1, help="Seconds to wait for each response (each progress notification resets it)."
+        ),
+    )
+    max_timeout: float = field(
+        default=600.0,
+        metadata=option(
+            "--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."
+        ),
+    )
+    no_login: bool = field(
+        default=False,
+        metadata=option("--no-login", help="Never start an OAuth login (CI): stored logins are used, else exit 3."),
+    )
+    client_id: str | None = field(
+        default=None,
+        metadata=option("--client-id", help="Log in as this pre-registered OAuth client (no registration)."),
+    )
+    client_secret: str | None = field(
+        default=None,
+        metadata=option(
+            "--client-secret", help="Its secret (visible to other users in the process list: prefer -env)."
+        ),
+    )
+    client_secret_env: str | None = field(
+        default=None,
+        metadata=option("--client-secret-env", help="The environment variable that holds the client secret."),
+    )
+    client_metadata_url: str | None = field(
+        default=None,
+        metadata=option(
+            "--client-metadata-url", help="An https Client ID Metadata Document URL, used where servers take it."
+        ),
+    )
+    no_browser: bool = field(
+        default=False,
+        metadata=option("--no-browser", help="Print the login URL instead of opening a browser; paste the redirect."),
+    )
+    login_timeout: float = field(
+        default=300.0,
+        metadata=option("--login-timeout", min=1.0, help="Seconds a login waits for the browser to come back."),
+    )
+    callback_port: int | None = field(
+        default=None,
+        metadata=option(
+            "--callback-port", min=1, max=65535, help="Loopback port for the login redirect (default: any)."
+        ),
+    )
 
     def login(self) -> LoginChoices:
         """The login options, checked (a usage error says which is wrong)."""
@@ -310,26 +293,72 @@ class LoginChoices:
     callback_port: int | None = None
 
 
+_SHARED: Final[dict[Group, tuple[str, ...]]] = {
+    Group.SERVER: ("server", "demo"),
+    Group.TARGET: ("header", "bearer", "env", "secret"),
+    Group.ERA: ("era", "no_tasks", "log_level"),
+    Group.ANSWERS: ("answers", "on_missing"),
+    Group.HELPERS: ("stub_model", "root"),
+    Group.RECORD: ("record", "no_record"),
+    Group.JSON: ("as_json",),
+    Group.LIMITS: ("max_rounds", "timeout", "max_timeout"),
+    Group.LOGIN: (
+        "no_login",
+        "client_id",
+        "client_secret",
+        "client_secret_env",
+        "client_metadata_url",
+        "no_browser",
+        "login_timeout",
+        "callback_port",
+    ),
+}
+"""Group -> the ``ConnectOptions`` fields of its options, in the order --help lists them."""
+
+
+def _parameters() -> dict[str, inspect.Parameter]:
+    """Each shared option as a keyword parameter of a command: the field's type (or None, for a repeatable one not
+    given) annotated with its typer declaration, and the field's default."""
+    types = get_type_hints(ConnectOptions)
+    out: dict[str, inspect.Parameter] = {}
+    for declared in fields(ConnectOptions):
+        repeated = declared.default is MISSING
+        kind = types[declared.name] | None if repeated else types[declared.name]
+        out[declared.name] = inspect.Parameter(
+            declared.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None if repeated else declared.default,
+            annotation=Annotated[kind, declared.metadata[OPTION]],
+        )
+    return out
+
+
+_PARAMETERS: Final = _parameters()
+"""Field name -> the command-line parameter ``connects`` adds for it."""
+_REPEATABLE: Final = frozenset(declared.name for declared in fields(ConnectOptions) if declared.default is MISSING)
+"""The repeatable options (typer gives None for one not given, ``ConnectOptions`` an empty list)."""
+# The task and sessions commands take these two as options of their own (not through ``connects``).
+ServerOpt = Annotated[str | None, _PARAMETERS["server"].annotation.__metadata__[0]]
+JsonOpt = Annotated[bool, _PARAMETERS["as_json"].annotation.__metadata__[0]]
+
+
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def connects(*groups: Group) -> Callable[[Command], Command]:
     """Give a command the shared options of ``groups``; it is called with them as ``opts: ConnectOptions``."""
-    shared = [entry for group in groups for entry in _SHARED[group]]
+    names = [name for group in groups for name in _SHARED[group]]
+    added = [_PARAMETERS[name] for name in names]
 
     def decorate(command: Command) -> Command:
         own = inspect.signature(command, eval_str=True)
         params = [p for p in own.parameters.values() if p.name != "opts"]
-        added = [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a) for name, a, d in shared
-        ]
-        names = [name for name, _, _ in shared]
 
         @functools.wraps(command)
         def with_options(*args: Any, **kwargs: Any) -> Any:
             given = {name: kwargs.pop(name) for name in names}
-            for name in ("header", "env", "secret", "root"):
-                if name in given and given[name] is None:
+            for name in _REPEATABLE.intersection(given):
+                if given[name] is None:
                     given[name] = []
             return command(*args, opts=ConnectOptions(**given), **kwargs)
 
@@ -349,4 +378,13 @@ def json_object(text: str | None, option: str) -> dict[str, Any]:
     return value
 
 
-__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "json_object"]
+def ignore_patterns(ignore: list[str] | None) -> list[JsonPath]:
+    """The ``--ignore`` paths a comparison leaves out (``lab``, ``replay --against``), or a usage error naming the
+    bad one."""
+    try:
+        return [parse_pattern(pattern) for pattern in ignore or []]
+    except PatternError as bad:
+        raise typer.BadParameter(str(bad)) from None
+
+
+__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "ignore_patterns", "json_object"]

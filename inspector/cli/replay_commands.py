@@ -21,13 +21,12 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects
+from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
 from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
 from inspector.protocol.sanitize import clean, one_line
-from inspector.replay.diff import PatternError, parse_pattern
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
 from inspector.replay.recorded_answers import ReplayAnswers
@@ -114,10 +113,7 @@ def replay(
     timeline = build_loaded(loaded)
     _say_problems(loaded.problems)
     if against is not None:
-        try:
-            patterns = [parse_pattern(p) for p in ignore or []]
-        except PatternError as bad:
-            raise typer.BadParameter(str(bad)) from None
+        patterns = ignore_patterns(ignore)
         target = opts.target(against)
         recording = opts.recording()
         answers = ReplayAnswers()

@@ -27,19 +27,20 @@ if TYPE_CHECKING:
 
 # Imported on first use (PEP 562): export pulls in the answer sources and their validators, which opening the TUI
 # (it imports the loader for replay) should not wait for.
-_LAZY: dict[str, str] = {
-    "ExportError": "inspector.replay.export",
-    "export_call": "inspector.replay.export",
-    "Loaded": "inspector.replay.loader",
-    "Problem": "inspector.replay.loader",
-    "RecordingError": "inspector.replay.loader",
-    "build_loaded": "inspector.replay.loader",
-    "load_recording": "inspector.replay.loader",
-    "timeline_from_recording": "inspector.replay.loader",
-}
-
-
-__getattr__ = lazy_exports(__name__, _LAZY)
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "inspector.replay.export": ("ExportError", "export_call"),
+        "inspector.replay.loader": (
+            "Loaded",
+            "Problem",
+            "RecordingError",
+            "build_loaded",
+            "load_recording",
+            "timeline_from_recording",
+        ),
+    },
+)
 
 
 __all__ = [

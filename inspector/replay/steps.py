@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from inspector.protocol.jsonrpc import classify
+from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.protocol.sanitize import one_line
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import Record, raw_text
@@ -56,9 +56,21 @@ def _append_mrtr(line: Text, keys: object, label: tuple[str, str], state: object
         line.append(f"  {verb}requestState ({len(state)} chars)", style="yellow")
 
 
-def _outgoing(record: Record, names: dict[int, str]) -> Text:
+def _message(record: Record, names: dict[int, str]) -> Text:
+    """A wire message's line: its direction, then what it is (a message that did not parse says why)."""
     parsed = classify(raw_text(record) or "")
-    line = Text("→ ", style="bold cyan")
+    outgoing = record.get("dir") == "c2s"
+    line = Text("→ ", style="bold cyan") if outgoing else Text("← ", style="bold green")
+    if parsed.kind == "invalid":
+        line.append(f"invalid message: {parsed.problem}", style="red")
+    elif outgoing:
+        _outgoing(line, parsed, record, names)
+    else:
+        _incoming(line, parsed)
+    return line
+
+
+def _outgoing(line: Text, parsed: WireParse, record: Record, names: dict[int, str]) -> None:
     call = record.get("call")
     where = f"#{call} " if isinstance(call, int) else ""
     if parsed.kind == "request":
@@ -71,16 +83,11 @@ def _outgoing(record: Record, names: dict[int, str]) -> Text:
         _append_mrtr(line, params.get("inputResponses"), ("answers", "magenta"), params.get("requestState"), "echoes ")
     elif parsed.kind in ("response", "error"):
         line.append(f"{where}reply to server request id {parsed.id}", style="magenta")
-    elif parsed.kind == "notification":
-        line.append(f"{where}{parsed.method}", style="dim")
     else:
-        line.append(f"invalid message: {parsed.problem}", style="red")
-    return line
+        line.append(f"{where}{parsed.method}", style="dim")
 
 
-def _incoming(record: Record) -> Text:
-    parsed = classify(raw_text(record) or "")
-    line = Text("← ", style="bold green")
+def _incoming(line: Text, parsed: WireParse) -> None:
     message = parsed.message or {}
     if parsed.kind == "response":
         result = message.get("result") if isinstance(message.get("result"), dict) else {}
@@ -101,11 +108,8 @@ def _incoming(record: Record) -> Text:
         line.append(str(parsed.method), style="dim")
         if parsed.method == "notifications/progress":
             line.append(f" {params.get('progress')}/{params.get('total', '?')}", style="dim")
-    elif parsed.kind == "request":
-        line.append(f"server request {parsed.method} (id {parsed.id})", style="bold magenta")
     else:
-        line.append(f"invalid message: {parsed.problem}", style="red")
-    return line
+        line.append(f"server request {parsed.method} (id {parsed.id})", style="bold magenta")
 
 
 def _event(record: Record, names: dict[int, str]) -> Text | None:
@@ -180,7 +184,7 @@ def _walk(record: Record, names: dict[int, str], previous: float | None) -> Iter
         said = f"  login {record.get('step', '')} ({record.get('outcome', '')}): {exchange}{record.get('what', '')}"
         yield Step(at, None, Text(one_line(said, 240), style="cyan"))
         return
-    text = _outgoing(record, names) if direction == "c2s" else _incoming(record)
+    text = _message(record, names)
     yield Step(at, None if previous is None else at - previous, text, (raw_text(record) or ""))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Annotated, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from textual.color import Color, ColorParseError
@@ -19,25 +19,6 @@ from textual.theme import Theme
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 DEFAULT_THEME: Final = "inspector-dark"
-
-# Inspector variable -> the base colour it defaults to (a name of a field below).
-VARIABLE_DEFAULTS: Final[dict[str, str]] = {
-    "timeline-request": "primary",
-    "timeline-response": "success",
-    "timeline-error": "error",
-    "timeline-input-required": "warning",
-    "timeline-pending": "secondary",
-    "timeline-finding": "warning",
-    "json-key": "primary",
-    "json-string": "success",
-    "json-number": "accent",
-    "json-literal": "secondary",
-    "json-punctuation": "foreground",
-    "request-state": "accent",
-}
-"""Every custom variable the stylesheet uses, with the base colour it falls back to."""
-VARIABLE_FIELDS: Final = frozenset(variable.replace("-", "_") for variable in VARIABLE_DEFAULTS)
-"""The theme file's fields that hold the custom variables (the others are Textual's own)."""
 
 FALLBACK_COLOURS: Final[dict[str, str]] = {
     "primary": "#4f9fe8",
@@ -60,10 +41,23 @@ def _check_colour(value: str | None) -> str | None:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class FallsBackTo:
+    """Marks a field of ``ThemeFile`` as an inspector variable: optional, and ``base`` colour when left out."""
+
+    base: str
+    """The name of the base colour field it defaults to."""
+
+
+def file_key(field_name: str) -> str:
+    """The key of a field in a theme file: ``timeline_request`` -> ``timeline-request`` (CSS variable style)."""
+    return field_name.replace("_", "-")
+
+
 class ThemeFile(BaseModel):
     """One theme file. Colours are CSS colours (``#rrggbb``, ``rgb(...)``, names); inspector variables are optional."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=file_key)
 
     name: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9_-]*$")
     primary: str
@@ -77,18 +71,19 @@ class ThemeFile(BaseModel):
     error: str | None = None
     success: str | None = None
     dark: bool = True
-    timeline_request: str | None = Field(None, alias="timeline-request")
-    timeline_response: str | None = Field(None, alias="timeline-response")
-    timeline_error: str | None = Field(None, alias="timeline-error")
-    timeline_input_required: str | None = Field(None, alias="timeline-input-required")
-    timeline_pending: str | None = Field(None, alias="timeline-pending")
-    timeline_finding: str | None = Field(None, alias="timeline-finding")
-    json_key: str | None = Field(None, alias="json-key")
-    json_string: str | None = Field(None, alias="json-string")
-    json_number: str | None = Field(None, alias="json-number")
-    json_literal: str | None = Field(None, alias="json-literal")
-    json_punctuation: str | None = Field(None, alias="json-punctuation")
-    request_state: str | None = Field(None, alias="request-state")
+    # Every custom variable the stylesheet uses, with the base colour it falls back to.
+    timeline_request: Annotated[str | None, FallsBackTo("primary")] = None
+    timeline_response: Annotated[str | None, FallsBackTo("success")] = None
+    timeline_error: Annotated[str | None, FallsBackTo("error")] = None
+    timeline_input_required: Annotated[str | None, FallsBackTo("warning")] = None
+    timeline_pending: Annotated[str | None, FallsBackTo("secondary")] = None
+    timeline_finding: Annotated[str | None, FallsBackTo("warning")] = None
+    json_key: Annotated[str | None, FallsBackTo("primary")] = None
+    json_string: Annotated[str | None, FallsBackTo("success")] = None
+    json_number: Annotated[str | None, FallsBackTo("accent")] = None
+    json_literal: Annotated[str | None, FallsBackTo("secondary")] = None
+    json_punctuation: Annotated[str | None, FallsBackTo("foreground")] = None
+    request_state: Annotated[str | None, FallsBackTo("accent")] = None
 
     @field_validator("*")
     @classmethod
@@ -109,6 +104,17 @@ class ThemeFile(BaseModel):
         """The Textual theme: every field but the inspector variables is one of Textual's, passed as given; the
         variables go in filled (``variables``)."""
         return Theme(**self.model_dump(exclude=set(VARIABLE_FIELDS)), variables=self.variables())
+
+
+VARIABLE_DEFAULTS: Final[dict[str, str]] = {
+    file_key(name): mark.base
+    for name, declared in ThemeFile.model_fields.items()
+    for mark in declared.metadata
+    if isinstance(mark, FallsBackTo)
+}
+"""Inspector variable -> the base colour it defaults to (the fields marked ``FallsBackTo``)."""
+VARIABLE_FIELDS: Final = frozenset(variable.replace("-", "_") for variable in VARIABLE_DEFAULTS)
+"""The theme file's fields that hold the custom variables (the others are Textual's own)."""
 
 
 def default_variables() -> dict[str, str]:

@@ -81,7 +81,7 @@ class InspectorApp(App[None]):
         roots = self.settings.roots
         self.roots: list[Root] = [root_from_path(path) for path in (roots if roots is not None else [Path.cwd()])]
         """The roots offered for roots/list (the roots modal may edit them)."""
-        self.answers: AnswerSource = answers if answers is not None else self._interactive_answers()
+        self.answers: AnswerSource = answers if answers is not None else self.interactive_answers()
         self.theme_problems: list[str] = []
         """Theme files that were skipped (reported once, at mount)."""
         self.theme_names: list[str] = self._register_themes()
@@ -98,7 +98,8 @@ class InspectorApp(App[None]):
         """Every dialog the keys were held for has the focus: hand the kept keys on."""
 
     # ------------------------------------------------------------------------------------------------ setup
-    def _interactive_answers(self) -> AnswerSource:
+    def interactive_answers(self) -> AnswerSource:
+        """The answers a person gives in this app's dialogs (the default source; tests that want the dialogs use it)."""
         # The roots callable returns the app's own list, so what the roots modal edits is what later calls use.
         return InteractiveAnswers(
             self,

@@ -94,7 +94,7 @@ def make_app(
         factory, target, settings, answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS)
     )
     if interactive:
-        app.answers = app._interactive_answers()
+        app.answers = app.interactive_answers()
     return app
 
 

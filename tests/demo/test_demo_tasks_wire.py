@@ -3,18 +3,21 @@
 2026-07-28 (the Tasks extension): capability per request, the flat CreateTaskResult, tasks/get|update|cancel, the
 -32021s, the methods the extension removed. 2025-11-25: the initialize capability, execution.taskSupport,
 params.task, the nested CreateTaskResult, the blocking tasks/result that asks the task's question on its own
-stream, tasks/list, tasks/cancel, notifications/tasks/status. Nothing here waits on time: a 2026 test stops at
-what is true at once, a 2025 test waits on tasks/result, which the server answers when the task has ended.
+stream (also for a task another instance runs), tasks/list, tasks/cancel, notifications/tasks/status. Nothing here
+waits on time: a 2026 test stops at what is true at once, a 2025 test waits on tasks/result, which the server
+answers when the task has ended.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from mcp_types import methods
 from raw_support import MODERN, TASKS_EXTENSION, TASKS_META, RawStdio, raw_demo
 
+from inspector.demo.flaw_names import TASK_DIR_ENV
 from inspector.demo.task_model import SCALE_ENV
 
 if TYPE_CHECKING:
@@ -265,3 +268,39 @@ async def test_legacy_a_question_refused_with_an_error_is_not_asked_again_on_tha
     seen = await collect_until(raw, {result_id, cancel_id})
     assert [m for m in seen if m.get("method") == "elicitation/create"] == []  # not asked twice
     assert error_of(next(m for m in seen if m.get("id") == result_id))["code"] == -32603
+
+
+async def test_legacy_tasks_result_on_another_instance_asks_there_and_the_answer_reaches_the_work(
+    tmp_path: Path,
+) -> None:
+    """Two demo processes sharing one task folder, each with a 2025 session of its own: a task made on A is waited
+    on with tasks/result on B, which asks the task's question on B's stream; the answer given to B reaches the work
+    A runs, and both instances then tell the same end."""
+    shared = {SCALE_ENV: "0.1", TASK_DIR_ENV: str(tmp_path)}
+    async with raw_demo(shared) as a, raw_demo(shared) as b:
+        await initialize(a)
+        await initialize(b)
+        call = {"name": "deploy_release", "arguments": {"version": "3.1", "environment": "staging"}, "task": {}}
+        _, created = await a.request("tools/call", call, meta=None)
+        task_id = created["result"]["task"]["taskId"]
+
+        result_id = await b.send_request("tasks/result", {"taskId": task_id}, meta=None)
+        while True:
+            _, message = await b.receive()
+            if message.get("method") == "elicitation/create":
+                break
+        assert message["params"]["_meta"] == {RELATED: {"taskId": task_id}}
+        answer = {"action": "accept", "content": {"approved": True}}
+        await b.send({"jsonrpc": "2.0", "id": message["id"], "result": answer})
+        while True:
+            _, message = await b.receive()
+            if message.get("id") == result_id and "method" not in message:
+                break
+        released = "Released v3.1 to staging (approved)."
+        assert message["result"]["content"][0]["text"] == released
+
+        _, on_a = await a.request("tasks/result", {"taskId": task_id}, meta=None)  # A ran it: A's own result
+        assert on_a["result"]["content"][0]["text"] == released
+        _, polled = await a.request("tasks/get", {"taskId": task_id}, meta=None)
+        assert polled["result"]["status"] == "completed"
+        assert not [m for m in a.skipped if m.get("method") == "elicitation/create"], "A never asked anyone"

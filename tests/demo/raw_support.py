@@ -68,11 +68,22 @@ class RawStdio:
         self, method: str, params: dict[str, Any], *, meta: Mapping[str, Any] | None = META
     ) -> tuple[str, dict[str, Any]]:
         """Send a request and return its response (raw text and parsed), keeping what came before it."""
-        request_id = await self.send_request(method, params, meta=meta)
+        return await self.response_to(await self.send_request(method, params, meta=meta))
+
+    async def response_to(self, request_id: int) -> tuple[str, dict[str, Any]]:
+        """The response to our request ``request_id`` (raw text and parsed), keeping what came before it."""
         while True:
             text, parsed = await self.receive()
             if parsed.get("id") == request_id and "method" not in parsed:
                 return text, parsed
+            self.skipped.append(parsed)
+
+    async def next_request(self, method: str) -> dict[str, Any]:
+        """The next request the server sends us with ``method``, keeping what came before it."""
+        while True:
+            _, parsed = await self.receive()
+            if parsed.get("method") == method and "id" in parsed:
+                return parsed
             self.skipped.append(parsed)
 
 

@@ -180,18 +180,12 @@ async def test_legacy_tasks_result_asks_the_question_with_related_task_meta(raw:
     task_id = created["result"]["task"]["taskId"]
 
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
-    while True:
-        _, message = await raw.receive()
-        if message.get("method") == "elicitation/create":
-            break
+    message = await raw.next_request("elicitation/create")
     params = message["params"]
     assert params["_meta"] == {RELATED: {"taskId": task_id}}
     assert params["requestedSchema"]["properties"]["approved"]["default"] is True
     await raw.send({"jsonrpc": "2.0", "id": message["id"], "result": {"action": "decline"}})
-    while True:
-        _, message = await raw.receive()
-        if message.get("id") == result_id and "method" not in message:
-            break
+    _, message = await raw.response_to(result_id)
     assert message["result"]["content"][0]["text"] == (
         "Release v3.1 to staging stopped before going out (declined): nothing was released."
     )
@@ -238,10 +232,7 @@ async def test_legacy_cancel_while_the_question_is_out_withdraws_it(raw: RawStdi
     _, created = await raw.request("tools/call", call, meta=None)
     task_id = created["result"]["task"]["taskId"]
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
-    while True:
-        _, asked = await raw.receive()
-        if asked.get("method") == "elicitation/create":
-            break
+    asked = await raw.next_request("elicitation/create")
     cancel_id = await raw.send_request("tasks/cancel", {"taskId": task_id}, meta=None)
     seen = await collect_until(raw, {result_id, cancel_id})
     withdrawn = [m["params"]["requestId"] for m in seen if m.get("method") == "notifications/cancelled"]
@@ -257,10 +248,7 @@ async def test_legacy_a_question_refused_with_an_error_is_not_asked_again_on_tha
     _, created = await raw.request("tools/call", call, meta=None)
     task_id = created["result"]["task"]["taskId"]
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
-    while True:
-        _, asked = await raw.receive()
-        if asked.get("method") == "elicitation/create":
-            break
+    asked = await raw.next_request("elicitation/create")
     await raw.send({"jsonrpc": "2.0", "id": asked["id"], "error": {"code": -1, "message": "nobody to ask"}})
     _, polled = await raw.request("tasks/get", {"taskId": task_id}, meta=None)
     assert polled["result"]["status"] == "input_required"  # still waiting for its answer
@@ -285,17 +273,11 @@ async def test_legacy_tasks_result_on_another_instance_asks_there_and_the_answer
         task_id = created["result"]["task"]["taskId"]
 
         result_id = await b.send_request("tasks/result", {"taskId": task_id}, meta=None)
-        while True:
-            _, message = await b.receive()
-            if message.get("method") == "elicitation/create":
-                break
+        message = await b.next_request("elicitation/create")
         assert message["params"]["_meta"] == {RELATED: {"taskId": task_id}}
         answer = {"action": "accept", "content": {"approved": True}}
         await b.send({"jsonrpc": "2.0", "id": message["id"], "result": answer})
-        while True:
-            _, message = await b.receive()
-            if message.get("id") == result_id and "method" not in message:
-                break
+        _, message = await b.response_to(result_id)
         released = "Released v3.1 to staging (approved)."
         assert message["result"]["content"][0]["text"] == released
 

@@ -47,6 +47,15 @@ async def initialize(raw: RawStdio, version: str = LEGACY) -> dict[str, Any]:
     return result
 
 
+async def legacy_release(raw: RawStdio, version: str, environment: str) -> str:
+    """A 2025 session (``initialize``) that starts deploy_release as a task (params.task); the task's id."""
+    await initialize(raw)
+    call = {"name": "deploy_release", "arguments": {"version": version, "environment": environment}, "task": {}}
+    _, created = await raw.request("tools/call", call, meta=None)
+    task_id: str = created["result"]["task"]["taskId"]
+    return task_id
+
+
 def error_of(response: dict[str, Any]) -> dict[str, Any]:
     assert "error" in response, response
     error: dict[str, Any] = response["error"]
@@ -174,10 +183,7 @@ async def test_legacy_task_runs_to_its_result_and_notifies(raw: RawStdio) -> Non
 
 
 async def test_legacy_tasks_result_asks_the_question_with_related_task_meta(raw: RawStdio) -> None:
-    await initialize(raw)
-    call = {"name": "deploy_release", "arguments": {"version": "3.1", "environment": "staging"}, "task": {}}
-    _, created = await raw.request("tools/call", call, meta=None)
-    task_id = created["result"]["task"]["taskId"]
+    task_id = await legacy_release(raw, "3.1", "staging")
 
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
     message = await raw.next_request("elicitation/create")
@@ -194,10 +200,7 @@ async def test_legacy_tasks_result_asks_the_question_with_related_task_meta(raw:
 
 
 async def test_legacy_cancel_returns_the_cancelled_task(raw: RawStdio) -> None:
-    await initialize(raw)
-    call = {"name": "deploy_release", "arguments": {"version": "1.0", "environment": "staging"}, "task": {}}
-    _, created = await raw.request("tools/call", call, meta=None)
-    task_id = created["result"]["task"]["taskId"]
+    task_id = await legacy_release(raw, "1.0", "staging")
     _, cancelled = await raw.request("tasks/cancel", {"taskId": task_id}, meta=None)
     assert cancelled["result"]["status"] == "cancelled"  # MUST be cancelled before the response
     _, result = await raw.request("tasks/result", {"taskId": task_id}, meta=None)
@@ -227,10 +230,7 @@ async def collect_until(raw: RawStdio, ids: set[int]) -> list[dict[str, Any]]:
 async def test_legacy_cancel_while_the_question_is_out_withdraws_it(raw: RawStdio) -> None:
     """The client cancels instead of answering: the server withdraws its elicitation (notifications/cancelled),
     and the blocked tasks/result answers how the task ended, not waiting on an answer nobody needs."""
-    await initialize(raw)
-    call = {"name": "deploy_release", "arguments": {"version": "5.0", "environment": "production"}, "task": {}}
-    _, created = await raw.request("tools/call", call, meta=None)
-    task_id = created["result"]["task"]["taskId"]
+    task_id = await legacy_release(raw, "5.0", "production")
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
     asked = await raw.next_request("elicitation/create")
     cancel_id = await raw.send_request("tasks/cancel", {"taskId": task_id}, meta=None)
@@ -243,10 +243,7 @@ async def test_legacy_cancel_while_the_question_is_out_withdraws_it(raw: RawStdi
 
 
 async def test_legacy_a_question_refused_with_an_error_is_not_asked_again_on_that_result(raw: RawStdio) -> None:
-    await initialize(raw)
-    call = {"name": "deploy_release", "arguments": {"version": "5.1", "environment": "staging"}, "task": {}}
-    _, created = await raw.request("tools/call", call, meta=None)
-    task_id = created["result"]["task"]["taskId"]
+    task_id = await legacy_release(raw, "5.1", "staging")
     result_id = await raw.send_request("tasks/result", {"taskId": task_id}, meta=None)
     asked = await raw.next_request("elicitation/create")
     await raw.send({"jsonrpc": "2.0", "id": asked["id"], "error": {"code": -1, "message": "nobody to ask"}})
@@ -266,11 +263,8 @@ async def test_legacy_tasks_result_on_another_instance_asks_there_and_the_answer
     A runs, and both instances then tell the same end."""
     shared = {SCALE_ENV: "0.1", TASK_DIR_ENV: str(tmp_path)}
     async with raw_demo(shared) as a, raw_demo(shared) as b:
-        await initialize(a)
+        task_id = await legacy_release(a, "3.1", "staging")
         await initialize(b)
-        call = {"name": "deploy_release", "arguments": {"version": "3.1", "environment": "staging"}, "task": {}}
-        _, created = await a.request("tools/call", call, meta=None)
-        task_id = created["result"]["task"]["taskId"]
 
         result_id = await b.send_request("tasks/result", {"taskId": task_id}, meta=None)
         message = await b.next_request("elicitation/create")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from inspector.protocol.jsonrpc import JsonObject
 
@@ -74,3 +74,9 @@ class RequestFailed(Exception):
         self.fatal = fatal
         self.message = message
         self.hint = hint
+
+
+async def raised_when_awaited(error: Exception) -> NoReturn:
+    """A coroutine that raises ``error`` when awaited: for a plain function that hands back a coroutine, so its
+    callers see a failure where they await, as they would from an ``async def``."""
+    raise error

@@ -21,7 +21,7 @@ from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
-from inspector.session.errors import RequestFailed, RpcError, explain
+from inspector.session.errors import RequestFailed, RpcError, explain, raised_when_awaited
 from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, Handshake, HandshakeOptions, Negotiated
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
@@ -182,7 +182,7 @@ class InspectorSession:
     ) -> Coroutine[Any, Any, JsonObject]:
         """The sender's request (a plain function, not a coroutine of its own: one frame less on every call)."""
         if self._sender is None:
-            raise RequestFailed("closed", "the session is not connected", "connect first")
+            return raised_when_awaited(RequestFailed("closed", "the session is not connected", "connect first"))
         return self._sender.send(call, method, params, capabilities, unbounded=unbounded)
 
     async def settle(self, call: int, method: str, work: Awaitable[Outcome]) -> Outcome:

@@ -54,3 +54,17 @@ async def test_a_listen_is_acknowledged_gets_its_events_and_ends_when_the_client
     (cancel,) = [n for n in call.rounds[0].notifications if n.direction == "c2s"]
     assert cancel.message is not None and cancel.message["method"] == "notifications/cancelled"
     assert cancel.message["params"]["requestId"] == call.rounds[0].request_id, "stdio ends a listen by its id"
+
+
+async def test_a_call_and_a_listen_before_connect_end_failed_saying_to_connect() -> None:
+    """A face that calls before connecting gets an ended call that says what to do, never an exception."""
+    session = InspectorSession(StdioTransport(SERVER), build_answer_source(), timeout=20)
+    try:
+        async with asyncio.timeout(30):
+            called = await session.call_tool("touch", {"uri": "demo://watched"})
+            listened = await session.listen(ASKED, asyncio.Event())
+    finally:
+        await session.close()
+    assert called.status == "failed" and called.detail == "the session is not connected (connect first)"
+    assert listened.status == "failed" and "the session is not connected" in listened.detail
+    assert [c.status for c in session.timeline.calls] == ["failed", "failed"]

@@ -278,8 +278,11 @@ async def test_a_task_that_completes_anyway_says_what_it_did(tmp_path: Path) -> 
         assert call.task is not None and call.task.cancel_round == cancel.index
         screen.timeline_view.select_call(call.index)
         await wait_for(pilot, lambda: screen.selected == (call.index, 0))
-        lines = screen.query_one(DetailView).plain_lines
-        assert f"cancel asked (id {cancel.request_id}; cooperative): the task completed" in lines
+        # The detail is drawn again once the call's last change is handled (a queued redraw, not at once).
+        detail = screen.query_one(DetailView)
+        said = f"cancel asked (id {cancel.request_id}; cooperative): the task completed"
+        await wait_for(pilot, lambda: said in detail.plain_lines)
+        assert detail.plain_lines[1].startswith("complete"), detail.plain_lines[1]
 
 
 async def test_k_on_a_call_says_cancelling_then_cancelled_and_a_late_reply_is_marked(tmp_path: Path) -> None:

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 class SessionPort(Protocol):
     """The session as the UI sees it."""
 
-    tools: dict[str, JsonObject]
-
     @property
     def timeline(self) -> Timeline: ...
 

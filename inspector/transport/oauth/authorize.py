@@ -10,6 +10,7 @@ context variable the driver sets for each request, since the SDK's lock serialis
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
@@ -32,23 +33,18 @@ if TYPE_CHECKING:
 REDIRECTS: frozenset[int] = frozenset({301, 302, 303, 307, 308})
 
 
+@dataclass(eq=False)
 class Authorizer:
     """One transport's way to a person's authorization, any number of times (a step-up is a second one)."""
 
-    def __init__(
-        self,
-        config: AuthConfig,
-        server: str,
-        callback: LoopbackCallback,
-        exchanges: LoginExchanges,
-    ) -> None:
-        self.config = config
-        self.server = server
-        self.callback = callback
-        self._exchanges = exchanges
-        self.context: OAuthContext | None = None
-        self.logins = 0
-        self._landing: Landing | None = None
+    config: AuthConfig
+    server: str
+    callback: LoopbackCallback
+    exchanges: LoginExchanges
+    context: OAuthContext | None = field(default=None, init=False, repr=False)
+    """The SDK provider's context, set once the provider (which takes this object's handlers) is built."""
+    logins: int = field(default=0, init=False)
+    _landing: Landing | None = field(default=None, init=False)
 
     async def redirect_handler(self, url: str) -> None:
         narrator = CURRENT.get()
@@ -125,7 +121,7 @@ class Authorizer:
 
     async def follow(self, url: str, narrator: Narrator) -> Landing:
         """GET the authorization URL through the recorded client and read the redirect it answers with."""
-        exchanges = self._exchanges
+        exchanges = self.exchanges
         response = await exchanges.send("authorization", exchanges.request("GET", url), narrator, _redirect_code)
         location = response.headers.get("location")
         params = _redirect_params(response)
@@ -148,17 +144,17 @@ def _redirect_code(response: httpx.Response) -> str:
     return _redirect_params(response).get("code") or ""
 
 
+@dataclass(eq=False)
 class _Helpers:
     """``protocol.oauth.LoginHelpers`` for one authorization."""
 
-    def __init__(self, authorizer: Authorizer, url: str, narrator: Narrator) -> None:
-        self._authorizer = authorizer
-        self._url = url
-        self._narrator = narrator
-        self._serving: asyncio.Task[Landing] | None = None
+    authorizer: Authorizer
+    url: str
+    narrator: Narrator
+    _serving: asyncio.Task[Landing] | None = field(default=None, init=False)
 
     def wait_for_browser(self) -> Awaitable[Landing]:
-        callback = self._authorizer.callback
+        callback = self.authorizer.callback
         if self._serving is None:
             try:
                 callback.listen()
@@ -166,10 +162,10 @@ class _Helpers:
                 raise LoginStopped(
                     str(taken),
                     "the redirect URI registered with the authorization server names that port: free it, or "
-                    f"`inspector auth logout {self._authorizer.server}` to register again on another",
+                    f"`inspector auth logout {self.authorizer.server}` to register again on another",
                 ) from None
             # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
-            self._serving = asyncio.ensure_future(callback.wait(self._authorizer.config.login_timeout))
+            self._serving = asyncio.ensure_future(callback.wait(self.authorizer.config.login_timeout))
         return self._serving
 
     async def stop(self) -> None:
@@ -180,4 +176,4 @@ class _Helpers:
             await asyncio.gather(serving, return_exceptions=True)
 
     async def follow(self) -> Landing:
-        return await self._authorizer.follow(self._url, self._narrator)
+        return await self.authorizer.follow(self.url, self.narrator)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx2
@@ -66,6 +67,7 @@ def extension_auth(
     return IdentityAssertion(server, storage, given.client_id, given.client_secret, given.idp, exchanges)
 
 
+@dataclass(eq=False)
 class IdentityAssertion(httpx2.Auth):
     """SEP-990 over the SDK's ``IdentityAssertionOAuthProvider``, which wants the authorization server's issuer up
     front: it is read from the resource's metadata (through the recorded flow) on the first request, and the IdP
@@ -73,27 +75,18 @@ class IdentityAssertion(httpx2.Auth):
 
     requires_response_body = True
 
-    def __init__(
-        self,
-        server: str,
-        storage: StagedStorage,
-        client_id: str,
-        client_secret: str,
-        idp: IdentityProvider,
-        exchanges: LoginExchanges,
-    ) -> None:
-        self._server = server
-        self._storage = storage
-        self._client_id = client_id
-        self._client_secret = client_secret
-        self._idp = idp
-        self._exchanges = exchanges
-        self._inner: IdentityAssertionOAuthProvider | None = None
+    server: str
+    storage: StagedStorage
+    client_id: str
+    client_secret: str = field(repr=False)
+    idp: IdentityProvider
+    exchanges: LoginExchanges
+    _inner: IdentityAssertionOAuthProvider | None = field(default=None, init=False, repr=False)
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         if self._inner is None:
             issuer = None
-            for url in build_protected_resource_metadata_discovery_urls(None, self._server):
+            for url in build_protected_resource_metadata_discovery_urls(None, self.server):
                 answer = yield httpx2.Request("GET", url)
                 if answer.status_code == 200:
                     servers = json.loads(await answer.aread()).get("authorization_servers") or []
@@ -102,10 +95,10 @@ class IdentityAssertion(httpx2.Auth):
             if issuer is None:
                 raise OAuthFlowError("no protected resource metadata names an authorization server")
             self._inner = IdentityAssertionOAuthProvider(
-                self._server,
-                self._storage,
-                self._client_id,
-                self._client_secret,
+                self.server,
+                self.storage,
+                self.client_id,
+                self.client_secret,
                 issuer,
                 self._id_jag,
                 token_endpoint_auth_method="client_secret_basic",
@@ -124,8 +117,8 @@ class IdentityAssertion(httpx2.Auth):
 
     async def _id_jag(self, audience: str, resource: str) -> str:
         """Leg 1: the IdP exchanges the user's ID token for an ID-JAG for ``audience`` (RFC 8693)."""
-        idp = self._idp
-        request = self._exchanges.request(
+        idp = self.idp
+        request = self.exchanges.request(
             "POST",
             idp.token_endpoint,
             data={
@@ -138,7 +131,7 @@ class IdentityAssertion(httpx2.Auth):
                 "client_id": idp.client_id,
             },
         )
-        response = await self._exchanges.send("token", request, CURRENT.get())
+        response = await self.exchanges.send("token", request, CURRENT.get())
         if response.status_code != 200:
             raise OAuthFlowError(f"the identity provider refused the token exchange: HTTP {response.status_code}")
         token = response.json().get("access_token")

@@ -10,6 +10,7 @@ endpoint).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
@@ -22,22 +23,20 @@ if TYPE_CHECKING:
     from inspector.transport.oauth.config import Credentials, CredentialStore
 
 
+@dataclass(eq=False)
 class StagedStorage:
     """One server's login as the SDK reads and writes it (``mcp.client.auth.TokenStorage``)."""
 
-    def __init__(
-        self, store: CredentialStore, server: str, credentials: Credentials, record: LoginRecord | None
-    ) -> None:
-        self.store = store
-        self.server = server
-        self.credentials = credentials
-        self.record = record
-        """The login as stored (read once by the driver)."""
-        self.forget_stored_client = False
-        """Set when the stored registration cannot be used (its callback port is taken): register again."""
-        self._staged: OAuthClientInformationFull | None = None
-        self.context: OAuthContext | None = None
-        """The provider's context, for what the SDK does not hand to ``set_tokens`` (expiry, metadata)."""
+    store: CredentialStore
+    server: str
+    credentials: Credentials
+    record: LoginRecord | None
+    """The login as stored (read once by the driver)."""
+    forget_stored_client: bool = field(default=False, init=False)
+    """Set when the stored registration cannot be used (its callback port is taken): register again."""
+    _staged: OAuthClientInformationFull | None = field(default=None, init=False, repr=False)
+    context: OAuthContext | None = field(default=None, init=False, repr=False)
+    """The provider's context, for what the SDK does not hand to ``set_tokens`` (expiry, metadata)."""
 
     async def get_tokens(self) -> OAuthToken | None:
         tokens = self.record.tokens if self.record is not None else None

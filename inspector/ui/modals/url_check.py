@@ -1,4 +1,5 @@
-"""Looking at an elicitation URL without fetching it: its parts, its real domain, and what to warn about.
+"""Looking at an elicitation URL without fetching it: its parts, its real domain, what to warn about, and how it is
+shown (``url_text``: literally, its real domain highlighted; the consent modal and the login screen both show it so).
 
 The spec says the client MUST show the full URL, MUST NOT prefetch it, SHOULD highlight the domain and warn about
 punycode. Here the URL is only parsed: the host is the part after any ``user@`` (the classic disguise), a
@@ -15,8 +16,15 @@ import sys
 import webbrowser
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
+
+from rich.text import Text
+
+from inspector.ui.safe_text import clean
+
+if TYPE_CHECKING:
+    from rich.style import Style
 
 WEB_SCHEMES: Final = ("http", "https")
 LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
@@ -40,6 +48,15 @@ class UrlView:
     def openable(self) -> bool:
         """Only web pages are opened; anything else (``file:``, ``javascript:``) is copied instead."""
         return self.scheme in WEB_SCHEMES and bool(self.host)
+
+
+def url_text(view: UrlView, host: str | Style, around: str | Style) -> Text:
+    """The full URL, literally (a newline in it shown as ⏎, like any hidden character), its real domain in ``host``
+    and the rest (scheme, user info, path) in ``around``."""
+    text = Text(no_wrap=False, overflow="fold")
+    for part, style in ((view.prefix, around), (view.host, host), (view.rest, around)):
+        text.append(clean(part, keep_newlines=False), style)
+    return text
 
 
 def registrable_domain(host: str) -> str:

@@ -29,8 +29,8 @@ from inspector.protocol.methods import ELICITATION
 from inspector.protocol.sanitize import has_hidden
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal, AskedFor
-from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser
-from inspector.ui.safe_text import clean, safe
+from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser, url_text
+from inspector.ui.safe_text import safe
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -122,11 +122,7 @@ class UrlConsentModal(AnswerModal[InputResponse | None]):
     def highlighted(self) -> Text:
         """The full URL, literally (a newline in it shown as ⏎, like any hidden character), with its real domain in
         bold (and its look-alike disguises dimmed)."""
-        text = Text(no_wrap=False, overflow="fold")
-        text.append(clean(self.view.prefix, keep_newlines=False), "dim")
-        text.append(clean(self.view.host, keep_newlines=False), self._host_style())
-        text.append(clean(self.view.rest, keep_newlines=False), "dim")
-        return text
+        return url_text(self.view, self._host_style(), "dim")
 
     def _host_style(self) -> Style:
         """Bold and underlined, in the theme's warning colour when there is a warning, else its accent."""

@@ -26,7 +26,7 @@ from inspector.headless.auth_render import title
 from inspector.protocol.sanitize import has_hidden
 from inspector.ui.bridge import SessionWasChanged, TimelineBridge, TimelineChanged
 from inspector.ui.keys import Key, bindings, typing
-from inspector.ui.modals.url_check import analyse
+from inspector.ui.modals.url_check import analyse, url_text
 from inspector.ui.safe_text import clean, one_line
 from inspector.ui.widgets.auth_steps import AuthSteps
 from inspector.ui.widgets.title_bar import TitleBar
@@ -198,10 +198,7 @@ class AuthScreen(Screen[None]):
         """The full URL, literally (hidden characters as their stand-ins), its real domain bold and underlined."""
         view = analyse(url)
         palette = self.query_one(AuthSteps).palette
-        text = Text(no_wrap=False, overflow="fold")
-        text.append(clean(view.prefix, keep_newlines=False), palette["dim"])
-        text.append(clean(view.host, keep_newlines=False), palette["url"] + Style(underline=True))
-        text.append(clean(view.rest, keep_newlines=False), palette["dim"])
+        text = url_text(view, palette["url"] + Style(underline=True), palette["dim"])
         for warning in ("⚠ the URL holds hidden characters" if has_hidden(url) else "", *view.warnings):
             if warning and "not encrypted" not in warning:  # (a loopback authorization server is plain http)
                 text.append(f"\n{warning}", palette["refused"])

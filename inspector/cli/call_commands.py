@@ -13,6 +13,7 @@ from inspector.cli.options import ConnectOptions, Group, connects, json_object
 from inspector.cli.run import connect_or_report, error_console, run_and_exit
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.load_runner import run_load
+from inspector.headless.render import finding_line
 from inspector.protocol.methods import CATALOG
 from inspector.session.heap import FreezingHeap
 from inspector.session.outcome import Outcome
@@ -101,22 +102,35 @@ def load(
             if not await connect_or_report(session):
                 return 3
             await session.list_all("tools")
+            before = len(session.timeline.findings)
             # (the collector's policy for a load run is the heap's: see FreezingHeap.calling)
             calling = session.heap.calling() if isinstance(session.heap, FreezingHeap) else contextlib.nullcontext()
             with calling:
                 report = await run_load(
-                    lambda: session.call_tool(tool, arguments), duration=duration, concurrency=concurrency
+                    lambda: session.call_tool(tool, arguments),
+                    duration=duration,
+                    concurrency=concurrency,
+                    let_go=session.log.forget_ended,  # (nothing reads the calls: only their outcomes count)
                 )
         finally:
             await session.close()
+        report.findings.extend(session.timeline.findings[before:])
         doc = report.to_json()
         if opts.as_json:
             print(json.dumps(doc, indent=2))
         else:
-            Console(highlight=False).print(
+            console = Console(highlight=False)
+            console.print(
                 f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
-                f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors"
+                f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors · "
+                f"{len(report.findings)} findings",
+                soft_wrap=True,  # (one line each, whatever the width: a report to read or grep)
             )
+            for count, first in report.findings_by_code().values():
+                line = finding_line(first)
+                where = f"; the first on call #{first.call_index}" if first.call_index is not None else ""
+                line.append(f"  ({count} in all{where})", style="dim")
+                console.print(line, soft_wrap=True)
         return 0 if report.errors == 0 else 1
 
     raise typer.Exit(run_loop(main()))

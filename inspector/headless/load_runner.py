@@ -6,12 +6,16 @@ import asyncio
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.outcome import Outcome
+from inspector.session.timeline import Finding
 
 CallFn = Callable[[], Awaitable[Outcome]]
+LET_GO_EVERY = 256
+"""Calls between two ``let_go``: the session drops the calls that ended (a heap that stays flat however long the
+run), in batches, so the per-call cost of looking for them stays out of the calling loop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +26,8 @@ class LoadReport:
     errors: int
     seconds: float
     latencies_ms: list[float]
+    findings: list[Finding] = field(default_factory=list)
+    """What the run's calls raised (``unknown-response-id``, a result off its schema, a timeout ...)."""
 
     @property
     def rate(self) -> float:
@@ -53,13 +59,32 @@ class LoadReport:
                 "max": round(max(lat), 3) if lat else 0,
                 "mean": round(sum(lat) / len(lat), 3) if lat else 0,
             },
-        }
+            "findings": [
+                {"code": code, "severity": first.severity, "count": count, "first": first.message,
+                 "firstCall": first.call_index}
+                for code, (count, first) in self.findings_by_code().items()
+            ],
+        }  # fmt: skip
+
+    def findings_by_code(self) -> dict[str, tuple[int, Finding]]:
+        """Each finding code the run raised: how many times, and the first one."""
+        tally: dict[str, tuple[int, Finding]] = {}
+        for found in self.findings:
+            count, first = tally.get(found.code, (0, found))
+            tally[found.code] = (count + 1, first)
+        return tally
 
 
 async def run_load(
-    call: CallFn, *, duration: float, concurrency: int, clock: Callable[[], float] = time.perf_counter
+    call: CallFn,
+    *,
+    duration: float,
+    concurrency: int,
+    clock: Callable[[], float] = time.perf_counter,
+    let_go: Callable[[], object] | None = None,
 ) -> LoadReport:
-    """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed."""
+    """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed; ``let_go`` (every
+    ``LET_GO_EVERY`` calls): the session drops what it kept of the calls that ended."""
     latencies: list[float] = []
     errors = 0
     start = clock()
@@ -73,6 +98,8 @@ async def run_load(
             latencies.append((clock() - began) * 1000.0)
             if not outcome.ok:
                 errors += 1
+            if let_go is not None and len(latencies) % LET_GO_EVERY == 0:
+                let_go()
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     return LoadReport(len(latencies), errors, clock() - start, latencies)

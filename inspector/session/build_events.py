@@ -17,7 +17,7 @@ def event(state: BuildState, record: Record, t: float) -> None:
         params = record.get("params") if isinstance(record.get("params"), dict) else {}
         assert isinstance(params, dict)
         new = Call(
-            len(state.timeline.calls) + 1, method, params, t
+            state.timeline.next_index, method, params, t
         )  # (index, method, params, started_at; positional: see protocol.values)
         resends = record.get("resends")
         if isinstance(resends, int) and not isinstance(resends, bool) and 1 <= resends < new.index:

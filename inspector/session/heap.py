@@ -19,10 +19,11 @@ splices lists). ``FreezingHeap`` uses it at three moments:
 Something alive at a freeze that becomes cyclic garbage later would stay; so when a session that froze its timeline
 closes, everything is unfrozen, and what it left behind goes to the next full collection.
 
-A load run (``inspector load``) is a stretch of nothing but calls, each kept on the timeline: ``calling`` turns the
-collector off for it, and each ``calls_per_freeze`` calls only freezes (no full collection first), so the calling
-window walks nothing. Its calls made no cyclic garbage to find (every collection during a 20,000-call run at
-concurrency 10 collected 0 objects); any they did make stays, frozen, until the session closes and unfreezes it.
+A load run (``inspector load``) is a stretch of nothing but calls, which the timeline lets go of once they ended
+(``SessionLog.forget_ended``): ``calling`` turns the collector off for it, and each ``calls_per_freeze`` calls only
+freezes (no full collection first), so the calling window walks nothing. Its calls made no cyclic garbage to find
+(every collection during a 20,000-call run at concurrency 10 collected 0 objects); any they did make stays, frozen,
+until the session closes and unfreezes it.
 Measured on ``tests/perf/bench_load.py``'s echo server (``tests/perf/bench_instructions.py --as-load``): see
 ``calling``.
 

@@ -39,7 +39,6 @@ from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
 from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
-from inspector.session.task_span import TaskShape
 from inspector.session.task_store import TaskStore
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
@@ -103,9 +102,9 @@ class InspectorSession:
         self._sender: RequestSender | None = None
         calls = CallServices(self.ledger, self._send, self.settle)
         self.tasks = TaskFollower(calls, task_store)
+        """Follows the tasks the calls create (and cancels them)."""
         self.subscriber = Subscriber(calls, self.connection)
         self.lister = CatalogLister(calls, http=transport.kind == "http")
-        """Follows the tasks the calls create (and cancels them)."""
 
     @property
     def timeline(self) -> Timeline:
@@ -199,8 +198,7 @@ class InspectorSession:
 
     def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
         legacy = self.negotiated is not None and self.negotiated.legacy
-        declared = declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
-        hint = explain(error, method, legacy=legacy, tasks_declared=declared)
+        hint = explain(error, method, legacy=legacy, tasks_declared=self._declares_tasks(capabilities))
         return self.ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json(), hint=hint)
 
     # ------------------------------------------------------------------------------------------------ operations
@@ -266,7 +264,7 @@ class InspectorSession:
                 ).result
             elif asks:
                 return ledger.end(call, "failed", forbidden_input_required(method), result=result)
-            shape = self._task_shape(method, sent, result, capabilities)
+            shape = created_shape(method, sent, result, declared=self._declares_tasks(capabilities))
             if shape is not None:
                 tool = params.get("name")
                 return await self.tasks.follow(
@@ -376,16 +374,14 @@ class InspectorSession:
             return params
         return with_task_request(
             params,
-            declared=declares_tasks(capabilities if capabilities is not None else self.options.capabilities),
+            declared=self._declares_tasks(capabilities),
             server_capabilities=self.timeline.server_capabilities,
             tool=self.tools.get(str(params.get("name"))),
         )
 
-    def _task_shape(
-        self, method: str, sent: JsonObject, result: JsonObject, capabilities: JsonObject | None
-    ) -> TaskShape | None:
-        declared = declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
-        return created_shape(method, sent, result, declared=declared)
+    def _declares_tasks(self, capabilities: JsonObject | None) -> bool:
+        """A request declares the Tasks extension: in its own capabilities, else in the session's."""
+        return declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
 
     async def close(self) -> None:
         """Close the connection (bounded), with every record written, and close the recording."""

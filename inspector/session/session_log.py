@@ -101,6 +101,12 @@ class SessionLog:
         self._queue.append(action)
         self.flush_soon()
 
+    def forget_ended(self) -> int:
+        """Apply what is queued (a call ends once its last reply is applied), then let go of the calls that ended
+        (``BuildState.forget_ended``: only a face that reads nothing but outcomes asks). Returns how many."""
+        self.flush()
+        return self.builder.state.forget_ended()
+
     def flush_soon(self) -> None:
         """Write what is queued on the event loop's next turn, if nothing has written it by then.
 

@@ -331,7 +331,10 @@ class EraDecision:
 
 @dataclass(slots=True)
 class Timeline:
-    """Everything that happened in one session. Append-only; only ``TimelineBuilder`` writes to it."""
+    """Everything that happened in one session. Append-only; only ``TimelineBuilder`` writes to it. The one
+    exception: a face that reads nothing but outcomes (the load runner) lets go of the calls that ended
+    (``BuildState.forget_ended``), so that a long run keeps a flat heap; ``first_index`` then says where
+    ``calls`` begins."""
 
     target: str = ""
     transport: str = ""
@@ -340,6 +343,8 @@ class Timeline:
     server_capabilities: JsonObject | None = None
     instructions: str | None = None
     calls: list[Call] = field(default_factory=list)
+    first_index: int = 1
+    """The index of ``calls[0]``: 1, unless calls before it were let go (see above)."""
     console: list[ConsoleLine] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     """Every finding, session-wide, in the order raised (round and call findings included)."""
@@ -366,7 +371,13 @@ class Timeline:
                 listener(event)
 
     def call(self, index: int) -> Call | None:
-        """Call by its 1-based index."""
-        if 1 <= index <= len(self.calls):
-            return self.calls[index - 1]
+        """Call by its 1-based index (None: never started, or let go)."""
+        position = index - self.first_index
+        if 0 <= position < len(self.calls):
+            return self.calls[position]
         return None
+
+    @property
+    def next_index(self) -> int:
+        """The index the next call gets."""
+        return self.first_index + len(self.calls)

@@ -9,7 +9,7 @@ loop's count depends on how fast the server answers). It runs twice, with ``--sm
 the difference over the difference in calls is the cost of one call, start-up and handshake cancelled out. The
 server (a child process) is not counted. At ``--concurrency C`` the calls are made C at a time, as ``inspector
 load`` makes them. ``--as-load`` makes them as ``inspector load`` does: no recording, and the collector's automatic
-runs paused as it pauses them (``FreezingHeap.calling``).
+runs paused as it pauses them (``FreezingHeap.calling``), and the calls that ended let go every ``LET_GO_EVERY``.
 
 Both runs close the session; the larger one froze a timeline (every ``CALLS_PER_FREEZE`` = 1000 calls) and so
 unfreezes it at close, whose exit then walks every object of the process once (the official models too): about
@@ -36,6 +36,7 @@ import asyncio, contextlib, shlex, sys, tempfile
 from pathlib import Path
 from inspector.answers.build import build_answer_source
 from inspector.cli.wiring import HEAP, build_session, run_loop
+from inspector.headless.load_runner import LET_GO_EVERY
 from inspector.targets.target import Target
 
 SERVER = [sys.executable, sys.argv[3]]
@@ -53,6 +54,8 @@ async def main(calls: int, concurrency: int, path: Path | None) -> None:
             left -= 1
             outcome = await session.call_tool("echo", {"text": "hello"})
             assert outcome.ok, outcome.detail
+            if AS_LOAD and (calls - left) % LET_GO_EVERY == 0:
+                session.log.forget_ended()  # as run_load lets go
 
     with HEAP.calling() if AS_LOAD else contextlib.nullcontext():
         await asyncio.gather(*(worker() for _ in range(concurrency)))

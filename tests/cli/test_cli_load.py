@@ -1,0 +1,44 @@
+"""``inspector load``: rate, latency and errors, and the findings its calls raised, by code, over a real server."""
+
+from __future__ import annotations
+
+import json
+
+from cli_support import bad_server_spec, run_cli
+
+STRAY = "a response for id 424242, which is not in flight"
+"""The finding of the stray reply ``bad_server.py stray-ids`` sends before every real one."""
+
+
+def load(mode: str, *extra: str) -> tuple[int, str]:
+    done = run_cli("load", "echo", "--args", '{"x": 1}', "--server", bad_server_spec(mode), "--duration", "0.3", *extra)
+    assert done.stderr == "" or done.returncode == 0, done.stderr
+    return done.returncode, done.stdout
+
+
+def test_a_load_run_over_a_well_behaved_server_raises_no_finding() -> None:
+    code, out = load("ok", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["calls"] >= 1 and doc["errors"] == 0
+    assert doc["findings"] == []
+
+
+def test_a_load_run_counts_the_findings_of_its_calls_by_code_with_the_first_of_each() -> None:
+    code, out = load("stray-ids", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["errors"] == 0, "the real replies answered every call"
+    by_code = {found["code"]: found for found in doc["findings"]}
+    unknown = by_code["unknown-response-id"]
+    assert unknown["first"] == STRAY and unknown["count"] >= doc["calls"], "one stray reply before every call's own"
+    # Each reply also came twice: a duplicate, or unknown once its call was let go (all but the last one are read
+    # before the next call can end).
+    twice = by_code.get("duplicate-response-id", {"count": 0})["count"] + unknown["count"] - doc["calls"]
+    assert twice >= doc["calls"] - 1
+
+
+def test_the_text_report_says_how_many_findings_and_shows_the_first_of_each_code() -> None:
+    code, out = load("stray-ids")
+    head, *lines = out.splitlines()
+    assert code == 0 and "· 0 errors ·" in head and head.endswith(" findings")
+    (stray,) = [line for line in lines if "unknown-response-id" in line]
+    assert f"unknown-response-id: {STRAY}" in stray and " in all)" in stray

@@ -1,0 +1,107 @@
+"""Letting go of the calls that ended (``SessionLog.forget_ended``): what a face that reads only outcomes (the load
+runner) asks, so that a long run keeps a flat heap. The calls still going stay; numbering goes on; the recording
+stays complete."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from session_support import Live, comparable, live_session, read_jsonl
+
+from inspector.headless.load_runner import LET_GO_EVERY, run_load
+from inspector.replay.loader import timeline_from_recording
+from inspector.session.outcome import Outcome
+from inspector.session.records import raw_text
+from inspector.session.timeline import Timeline
+from inspector.session.timeline_events import RoundStarted
+
+BOUND_S = 20.0
+"""Upper bound on any one wait in these tests: a hang fails the test instead of the suite timing out."""
+
+
+async def call_echo(live: Live) -> Outcome:
+    """``tools/call echo {"x": 1}``, bounded."""
+    async with asyncio.timeout(BOUND_S):
+        return await live.session.call_tool("echo", {"x": 1})
+
+
+def assert_recording_complete(live: Live) -> None:
+    """Every line that crossed the pipe is in the recording, in order (the calls let go are not lost there)."""
+    body = live.records()[1:]
+    transcript = read_jsonl(live.transcript)
+    for direction in ("c2s", "s2c"):
+        assert [raw_text(r) for r in body if r["dir"] == direction] == [
+            t["raw"] for t in transcript if t["dir"] == direction
+        ]
+
+
+def replayed_from(live: Live, first: int) -> Timeline:
+    """The recording's timeline, with the calls before ``first`` left out as the live one let them go."""
+    replayed, problems = timeline_from_recording(live.recording)
+    assert problems == []
+    replayed.calls = [call for call in replayed.calls if call.index >= first]
+    replayed.first_index = first
+    return replayed
+
+
+async def test_the_calls_that_ended_are_let_go_and_the_next_call_is_numbered_on(tmp_path: Path) -> None:
+    async with live_session(tmp_path, "ok") as live:
+        for _ in range(5):
+            assert (await call_echo(live)).ok
+        started = len(live.timeline.calls)
+        ids = {r.request_id for call in live.timeline.calls for r in call.rounds}
+        assert live.session.log.forget_ended() == started
+        assert not live.session.log.builder.state.answered & ids, "nor what the builder kept of them"
+        assert live.timeline.calls == [] and live.timeline.first_index == started + 1
+        assert live.timeline.call(1) is None and live.timeline.call(started) is None
+        outcome = await call_echo(live)
+        assert outcome.call_index == started + 1, "numbering goes on after the calls let go"
+        assert live.session.call(outcome.call_index).status == "complete"
+        assert [call.index for call in live.timeline.calls] == [started + 1]
+    assert_recording_complete(live)
+    assert comparable(replayed_from(live, started + 1)) == comparable(live.timeline), (
+        "what is kept is what the replay builds"
+    )
+
+
+async def test_a_call_still_going_keeps_itself_and_every_call_after_it(tmp_path: Path) -> None:
+    async with live_session(tmp_path, "silent", timeout=60.0) as live:
+        sent = asyncio.Event()
+        live.timeline.subscribe(lambda e: sent.set() if isinstance(e, RoundStarted) else None)
+        silent = asyncio.ensure_future(live.session.call_tool("echo", {"x": 1}))  # never answered in this mode
+        async with asyncio.timeout(BOUND_S):
+            await sent.wait()
+        (going,) = [c for c in live.timeline.calls if c.method == "tools/call"]
+        after = await live.session.call_tool("whoami")  # answered in every mode
+        assert after.ok
+        assert live.session.log.forget_ended() == going.index - 1, "only the ended calls before it"
+        assert [c.index for c in live.timeline.calls] == [going.index, after.call_index]
+        assert live.session.call(going.index) is going and going.in_flight
+        silent.cancel()
+        await asyncio.gather(silent, return_exceptions=True)
+        assert live.session.log.forget_ended() == 2, "once it ended, it goes with the one after it"
+    assert_recording_complete(live)
+
+
+async def test_a_load_run_keeps_only_the_calls_since_it_last_let_go(tmp_path: Path) -> None:
+    now = [0.0]
+
+    async def one_call(live: Live) -> Outcome:
+        outcome = await call_echo(live)
+        now[0] += 0.001  # a clock of our own: every call takes 1 ms of it, however fast the machine is
+        return outcome
+
+    async with live_session(tmp_path, "ok") as live:
+        report = await run_load(
+            lambda: one_call(live),
+            duration=3 * LET_GO_EVERY / 1000,
+            concurrency=4,
+            clock=lambda: now[0],
+            let_go=live.session.log.forget_ended,
+        )
+        assert report.errors == 0 and report.calls >= 3 * LET_GO_EVERY
+        assert len(live.timeline.calls) <= LET_GO_EVERY + 4, "at most a batch and the calls in flight are kept"
+        assert live.timeline.next_index == 1 + len([r for r in live.records()[1:] if r.get("event") == "call"])
+        assert report.findings == [] and [f.code for f in live.timeline.findings if f.code != "era"] == []
+    assert_recording_complete(live)

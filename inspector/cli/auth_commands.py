@@ -13,10 +13,11 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, connects
-from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
+from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.auth_render import expiry_text, status_json, status_table, step_lines
 from inspector.protocol.sanitize import one_line
+from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.timeline_events import TimelineEvent
 from inspector.session.token_store import StoreError, TokenStore, open_store
 

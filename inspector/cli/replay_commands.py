@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
-from inspector.cli.run import EXIT_CONNECT, connect_or_report, error_console, say_error, say_recorded
+from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
@@ -34,6 +34,7 @@ from inspector.replay.report import print_report, report_json
 from inspector.replay.rerun import rerun
 from inspector.replay.steps import print_steps
 from inspector.replay.store import limits, list_sessions, recordings_dir
+from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.session import EraMode
 from inspector.session.timeline import Timeline
 from inspector.targets.target import ERAS

@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,7 +20,7 @@ from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
 from inspector.protocol.redact import Redactor
 from inspector.protocol.sanitize import clean
-from inspector.session.outcome import Outcome
+from inspector.session.outcome import EXIT_CONNECT, Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.base import TransportStartError
@@ -28,7 +28,6 @@ from inspector.transport.base import TransportStartError
 if TYPE_CHECKING:
     from inspector.transport.oauth.config import AuthConfig
 
-EXIT_CONNECT: Final = 3
 Operation = Callable[[InspectorSession], Awaitable[Outcome]]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.timeline import EraDecision
 
 Verdict = Literal["pass", "fail", "warn", "skip"]
@@ -29,7 +30,6 @@ GROUP_TITLES: Final[dict[Group, str]] = {
 
 EXIT_PASS: Final = 0
 EXIT_FAIL: Final = 1
-EXIT_CONNECT: Final = 3
 
 
 @dataclass(frozen=True, slots=True)

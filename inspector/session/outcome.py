@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.values import message_value
 from inspector.session.timeline import CallStatus
 
+EXIT_CONNECT: Final = 3
+"""The headless CLI's exit code for a connection or transport failure (a call's, or the connect's itself)."""
 EXIT_CODES: dict[CallStatus, int] = {
     "complete": 0,
     "tool-error": 1,
-    "failed": 3,
-    "cancelled": 3,
-    "pending": 3,
+    "failed": EXIT_CONNECT,
+    "cancelled": EXIT_CONNECT,
+    "pending": EXIT_CONNECT,
     "input-required": 5,
     "error": 4,
     "no-answer": 5,
@@ -41,7 +45,7 @@ class Outcome:
     @property
     def exit_code(self) -> int:
         """The headless CLI's exit code for this outcome."""
-        return EXIT_CODES.get(self.status, 3)
+        return EXIT_CODES.get(self.status, EXIT_CONNECT)
 
     @property
     def ok(self) -> bool:

@@ -10,7 +10,8 @@ from lab_support import ADD, WORK_ITEM, InProcessTargets, demo_answers, explain,
 from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.lab.lab import Lab
 from inspector.lab.plan import LabOptions
-from inspector.lab.report import EXIT_CONNECT, EXIT_FAIL
+from inspector.lab.report import EXIT_FAIL
+from inspector.session.outcome import EXIT_CONNECT
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport, PeerStreams
 

@@ -90,7 +90,8 @@ def load(
     *,
     opts: ConnectOptions,
 ) -> None:
-    """Call one tool repeatedly and report throughput and latency percentiles (like the official Inspector's --load)."""
+    """Call one tool repeatedly and report throughput, latency percentiles, errors and the findings the calls raised
+    (like the official Inspector's --load)."""
     arguments = json_object(args, "--args")
     target = opts.target()
     source = opts.answer_source()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import peers
-from ui_support import SIZE, WORK_ITEM, connected, finished_call, make_app, wait_for
+from ui_support import SIZE, WORK_ITEM, connected, detail_shows_now, finished_call, make_app, wait_for
 
 from inspector.answers.base import Answer
 from inspector.ui.app import InspectorApp
@@ -20,6 +20,7 @@ from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import CatalogList
+from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.timeline_rows import Row
 
 AppFactory = Callable[..., InspectorApp]
@@ -114,8 +115,13 @@ async def test_cancel_between_rounds_cancels_the_worker(app_factory: AppFactory)
         await wait_for(pilot, lambda: call.status == "cancelled")
         assert call.status_detail == "interrupted before the call finished"
         view = screen.timeline_view
-        view.ensure_rows()
-        assert "cancelled" in str(view.render_line(view.rows.index(Row(call.index, 0, 0))).text)
+
+        def row() -> str:
+            view.ensure_rows()
+            return str(view.render_line(view.rows.index(Row(call.index, 0, 0))).text)
+
+        # The row is drawn again once the call's end reaches the timeline (a message; until then its line is cached).
+        await wait_for(pilot, lambda: "cancelled" in row())
 
 
 # ---------------------------------------------------------------------------------------------------- snapshots
@@ -132,6 +138,9 @@ def test_cancelled_call(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.press("k")
         await wait_for(pilot, lambda: screen.timeline.calls[-1].ended)
         await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "call" and w.is_running])
+        # The detail pane shows the end once its queued redraw has run (the call was highlighted all along).
+        await wait_for(pilot, lambda: detail_shows_now(screen))
+        assert screen.query_one(DetailView).plain_lines[1].startswith("cancelled")
         pilot.app.clear_notifications()  # the "#6 cancelled" toast goes after 3 s: not in a picture
         await pilot.pause()
 

@@ -376,8 +376,11 @@ async def test_resend_with_edited_arguments_sits_next_to_the_old_call_with_a_dif
         assert screen.timeline.calls[-1].resends == old  # recorded with the call: a replay shows it too
         view.ensure_rows()
         assert view.rows.index(Row(new, 0, 0)) + 1 == view.rows.index(Row(old, 0, 0))  # right above the old call
-        await wait_for(pilot, lambda: any("compared with" in line for line in screen.query_one(DetailView).plain_lines))
-        lines = screen.query_one(DetailView).plain_lines
+        # The comparison is there while the resend is pending ("waiting for the result to compare"); the result's
+        # differences once its end is drawn (a queued redraw): wait for them.
+        detail = screen.query_one(DetailView)
+        await wait_for(pilot, lambda: "2 differences in the result:" in detail.plain_lines)
+        lines = detail.plain_lines
         assert f"─ compared with #{old} (resent) " in lines
         at = lines.index("sent arguments.a: changed")
         assert lines[at + 1 : at + 3] == [f"  #{old}: 2", f"  #{new}: 3"]

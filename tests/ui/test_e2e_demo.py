@@ -45,7 +45,8 @@ async def test_update_work_item_through_both_rounds_against_the_demo_server(tmp_
         view.ensure_rows()
         assert Row(call.index, 3, 0) in view.rows  # unfolded into its rounds
         view.select_call(call.index, 2)
-        await pilot.pause()
+        # The panel follows the highlight the timeline announces (a message to the screen, after the pause's wait).
+        await wait_for(pilot, lambda: screen.selected == (call.index, 2))
         state = call.rounds[1].request_state
         assert state is not None and state.echoed is True
         assert screen.query_one(RequestStatePanel).state is state

@@ -14,7 +14,7 @@ from typing import Any
 from recording_support import record_session, replay_app
 from scripted import Exchange, Json, Script, ScriptedTask, text, tool
 from textual.widgets import OptionList
-from ui_support import SIZE, FixedAnswers, connected, finished_call, make_app, wait_for
+from ui_support import SIZE, FixedAnswers, connected, detail_shows_now, finished_call, make_app, wait_for
 
 from inspector.answers.base import Answer
 from inspector.demo.task_model import SCALE_ENV
@@ -132,10 +132,12 @@ async def test_a_task_call_folds_its_polls_into_one_row_and_unfolds_them(tmp_pat
         assert call_rows(view, call.index) == rows
         # The call's detail: the task, its status history by request id, its TTL and poll interval, its result.
         view.cursor = view.rows.index(rows[0])
-        await wait_for(pilot, lambda: screen.selected == (call.index, 0))
-        lines = screen.query_one(DetailView).plain_lines
+        # (The polls row is the call's round 0 too: selected said so already. Wait for the ended task shown.)
+        detail = screen.query_one(DetailView)
+        status = "status completed · 6 polls · working → input_required → working → completed"
+        await wait_for(pilot, lambda: screen.selected == (call.index, 0) and status in detail.plain_lines)
+        lines = detail.plain_lines
         assert "id task-7f3a · the 2026-07-28 Tasks extension" in lines
-        assert "status completed · 6 polls · working → input_required → working → completed" in lines
         assert any("kept 1.0 min from creation (60,000 ms) · poll every 50 ms" in line for line in lines)
         history = lines[lines.index("─ status history (7) ") + 1 :]
         assert history[0].endswith("working · building  (created, id 3)")
@@ -485,6 +487,9 @@ def test_progress_bar_on_a_running_call(snap_compare: SnapCompare, tmp_path: Pat
     async def steps(pilot: Any) -> None:
         screen, call = await running_call(pilot, "build", started)
         await wait_for(pilot, lambda: "3/5" in row_text(screen.timeline_view, Row(call.index, 0, 0)))
+        # row_text reads the model; the picture needs the detail's queued redraw of the progress too.
+        detail = screen.query_one(DetailView)
+        await wait_for(pilot, lambda: "progress 3/5 · testing" in detail.plain_lines)
         await pilot.pause()
 
     script = Script(tools=[tool("build")], handlers={"tools/call": build})
@@ -509,6 +514,9 @@ def test_cancelled_task(snap_compare: SnapCompare, tmp_path: Path) -> None:
         hold.set()
         await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "call" and w.is_running])
         screen.timeline_view.select_call(call.index)
+        # It was highlighted all along: the detail shows the end once its queued redraw has run.
+        await wait_for(pilot, lambda: screen.selected == (call.index, 0) and detail_shows_now(screen))
+        assert "the task was cancelled" in screen.query_one(DetailView).plain_lines
         pilot.app.clear_notifications()  # the "cancel sent" toast goes after 3 s: not in a picture
         await pilot.pause()
 

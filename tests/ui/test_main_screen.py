@@ -85,7 +85,9 @@ async def test_catalog_search_filters_items(app_factory: AppFactory) -> None:
         screen = await connected(pilot)
         await pilot.press("slash")
         await pilot.press(*"work")
-        assert screen.query_one(Catalog).visible_names == ["update_work_item"]
+        # The catalog lists again on the search box's change (a message after the last key).
+        catalog = screen.query_one(Catalog)
+        await wait_for(pilot, lambda: catalog.visible_names == ["update_work_item"])
 
 
 async def test_the_search_box_shows_the_query_ranks_a_name_first_and_escape_leaves_it(app_factory: AppFactory) -> None:
@@ -98,7 +100,8 @@ async def test_the_search_box_shows_the_query_ranks_a_name_first_and_escape_leav
         assert "ask" in "".join(segment.text for segment in box.render_line(0))  # the query shows while typing
         assert footer(app) == [("esc", "leave box")]  # the box's own escape, not the screen's "servers"
         catalog = screen.query_one(Catalog)
-        assert catalog.visible_names[0] == "ask_capital"  # the name match before get_weather's description
+        # The name match before get_weather's description (listed again on the box's change, a message).
+        await wait_for(pilot, lambda: catalog.visible_names[:1] == ["ask_capital"])
         await pilot.press("escape")
         listing = screen.query_one(CatalogList)
         await wait_for(pilot, lambda: app.focused is listing)
@@ -278,8 +281,13 @@ async def test_filter_keeps_matching_calls(app_factory: AppFactory) -> None:
         await pilot.press("f")
         await pilot.press(*"error")
         view = screen.timeline_view
-        view.ensure_rows()
-        assert {row.call for row in view.rows} == {screen.timeline.calls[-1].index}
+
+        def shown() -> set[int]:
+            view.ensure_rows()
+            return {row.call for row in view.rows}
+
+        # The filter is set on the box's change (a message after the last key).
+        await wait_for(pilot, lambda: shown() == {screen.timeline.calls[-1].index})
         await pilot.press("enter")
         assert view.has_focus
         view.filter_text = "name:add"
@@ -317,7 +325,8 @@ async def test_server_text_is_shown_literally(app_factory: AppFactory) -> None:
         big = screen.query_one(CatalogList).get_option(f"tools:{names.index('big_report')}")
         assert str(big.prompt).strip() == "big_report [ro] [idem]"  # its annotations, as marks
         console = screen.query_one(Console)
-        assert console.plain[:2] == ["␛[2J␛[31mwiped?", "[bold red]not bold[/]"]
+        # Each line is written as its message reaches the screen (not with the catalog).
+        await wait_for(pilot, lambda: console.plain[:2] == ["␛[2J␛[31mwiped?", "[bold red]not bold[/]"])
         assert "\x1b" not in "".join(console.plain)
 
 

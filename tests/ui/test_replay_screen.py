@@ -62,7 +62,9 @@ async def test_replay_shows_the_recorded_timeline_read_only(tmp_path: Path) -> N
         view = screen.timeline_view
         assert app.focused is view
         assert view.current == Row(len(live.calls), 0, 0)
-        assert screen.query_one(DetailView).plain_lines[0] == "#8 tools/call add"
+        # The detail pane follows the highlight the timeline announces once its rows are built (a message).
+        detail = screen.query_one(DetailView)
+        await wait_for(pilot, lambda: detail.plain_lines[:1] == ["#8 tools/call add"])
 
 
 async def test_replay_round_details_and_request_state_are_as_recorded(tmp_path: Path) -> None:
@@ -98,6 +100,8 @@ async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, m
         screen = await connected(pilot)
         calls = len(screen.timeline.calls)
         keys = screen.query_one(CallKeys)
+        # The keys point at the newest call once the timeline announced its highlight (a message, after connect).
+        await wait_for(pilot, lambda: screen.selected == (calls, 0))
         assert keys.live is False and keys.call is not None and keys.call.index == calls
         assert keys.check_action("cancel_call", ()) is False  # nothing runs in a recording
         assert keys.check_action("resend", ()) is True  # shown, so that pressing it says why nothing is sent
@@ -108,7 +112,8 @@ async def test_keys_that_would_send_are_refused_with_a_message(tmp_path: Path, m
         listing.focus()
         listing.highlighted = listing.get_option_index("tools:3")
         await pilot.press("enter")  # call a tool from the catalog
-        await pilot.pause()
+        # Each key's refusal is a message to the screen (s: CallKeys', enter: the catalog's), handled after the key.
+        await wait_for(pilot, lambda: sum("read-only: nothing is sent" in m for m in messages) >= 2)
         assert not isinstance(app.screen, ComposeScreen)
         assert len(screen.timeline.calls) == calls
         assert sum("read-only: nothing is sent" in m for m in messages) == 2, messages
@@ -169,7 +174,8 @@ async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -
         assert len(timeline.calls) == 1 and timeline.calls[0].rounds[0].response is None
         assert "message 1 of" in header(screen) and "start" in header(screen)
         await pilot.press("n")  # its response
-        await pilot.pause()
+        # (The key reaches the screen's binding after bubbling up from the focused timeline: wait for its step.)
+        await wait_for(pilot, lambda: "message 2 of" in header(screen))
         assert timeline.calls[0].rounds[0].response is not None
         assert "message 2 of" in header(screen) and "+24.0 ms" in header(screen)  # the server logged in between
         console = screen.query_one(Console).plain
@@ -177,15 +183,15 @@ async def test_step_mode_grows_the_timeline_message_by_message(tmp_path: Path) -
         assert console[-1].startswith("2/")
         for _ in range(8):  # the four listings
             await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot, lambda: "message 10 of" in header(screen))
         assert len(timeline.calls) == 5
         assert "update_work_item" in screen.query_one(Catalog).visible_names
         await pilot.press("n")  # update_work_item, round 1 request
-        await pilot.pause()
-        assert screen.selected == (6, 1)
+        # The step highlights its round; the detail pane follows the highlight the timeline announces (a message).
+        await wait_for(pilot, lambda: screen.selected == (6, 1))
         assert timeline.calls[5].status == "pending"
         await pilot.press("N")  # everything else
-        await pilot.pause()
+        await wait_for(pilot, lambda: "messages shown" in header(screen))
         assert [call_json(c) for c in timeline.calls] == [call_json(c) for c in live.calls]
         assert screen.check_action("step", ()) is False
         assert "all" in header(screen) and "messages shown" in header(screen)

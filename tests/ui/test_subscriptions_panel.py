@@ -107,7 +107,9 @@ async def test_a_listen_brings_its_events_and_a_list_change_lists_the_catalog_ag
         await pilot.press("k")
         await wait_for(pilot, lambda: call.ended)
         assert call.status == "complete" and call.listen.end == "client-ended"
-        assert "ended by the client" in option_text(listing) and "r listens again" not in option_text(listing)
+        # The panel is drawn again once the call's end reaches the screen (a message, not at once).
+        await wait_for(pilot, lambda: "ended by the client" in option_text(listing))
+        assert "r listens again" not in option_text(listing)
         assert listing.check_action("stop", ()) is False
         cancel = [n for n in call.rounds[0].notifications if n.direction == "c2s"]
         assert [(n.message or {}).get("method") for n in cancel] == ["notifications/cancelled"]
@@ -149,7 +151,9 @@ async def test_a_graceful_end_and_a_lost_one_offer_listening_again(tmp_path: Pat
         (call,) = listens(screen)
         await wait_for(pilot, lambda: call.ended)
         assert call.listen is not None and call.listen.end == ending
-        assert said in option_text(listing) and "r listens again" in option_text(listing)
+        # The panel is drawn again once the call's end reaches the screen (a message, not at once).
+        await wait_for(pilot, lambda: said in option_text(listing))
+        assert "r listens again" in option_text(listing)
         listing.focus()
         await wait_for(pilot, lambda: listing.highlighted_call() is call)
         assert listing.check_action("again", ()) is True and listing.check_action("stop", ()) is False

@@ -23,6 +23,8 @@ from inspector.ui.app_settings import AppSettings
 from inspector.ui.lab_port import LabFactory
 from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
+from inspector.ui.selection import selection
+from inspector.ui.widgets.detail_view import DetailView
 
 SIZE: Final = (160, 45)
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")
@@ -147,8 +149,20 @@ async def finished_call(pilot: Pilot[Any], name: str, arguments: dict[str, Any])
     screen.run_call(CallRequest("tools", name, arguments))
     await wait_for(pilot, lambda: len(screen.timeline.calls) > before and screen.timeline.calls[-1].ended)
     await wait_for(pilot, lambda: screen.selected is not None and screen.selected[0] == len(screen.timeline.calls))
+    # The detail pane is drawn again once the call's last change reaches the screen (a queued redraw, not at once):
+    # wait until it shows the call as it ended.
+    await wait_for(pilot, lambda: detail_shows_now(screen))
     await pilot.pause()
     return screen
+
+
+def detail_shows_now(screen: MainScreen) -> bool:
+    """Whether the detail pane shows the highlighted call or round as the timeline has it now: the redraw the
+    screen queues when the call changes has run (it is drawn again later, not as the call changes)."""
+    if screen.selected is None:
+        return False
+    shown = selection(screen.timeline, *screen.selected, unfold=screen.shown.unfold)
+    return shown is not None and screen.query_one(DetailView).document == shown.document
 
 
 NAMED_KEYS: Final = {"enter": "\r", "tab": "\t", "shift+tab": None, "escape": "\x1b", "ctrl+u": "\x15", "ctrl+j": "\n"}

@@ -4,10 +4,10 @@ recording's ``auth`` lines (``session.auth_steps`` reads them back onto the time
 
 from __future__ import annotations
 
-from inspector.session.records import Record
+from inspector.session.records import Record, instant
 from inspector.transport.base import AuthEvent
 
 
 def record(t: float, event: AuthEvent) -> Record:
     """The record of an auth event: the step as told (its secrets stay out: they go to the redactor)."""
-    return {"t": round(t, 6), "dir": "auth", **event.to_json()}
+    return {"t": instant(t), "dir": "auth", **event.to_json()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from inspector.headless.load_runner import run_load
 from inspector.headless.render import finding_line
 from inspector.protocol.methods import CATALOG
 from inspector.session.heap import FreezingHeap
-from inspector.session.outcome import Outcome
+from inspector.session.outcome import EXIT_CONNECT, Outcome
 from inspector.session.session import InspectorSession
 
 ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
@@ -101,7 +102,7 @@ def load(
         session = build_session(target, source, era=opts.era_mode(), auth=auth)
         try:
             if not await connect_or_report(session):
-                return 3
+                return EXIT_CONNECT
             await session.list_all("tools")
             before = len(session.timeline.findings)
             # (the collector's policy for a load run is the heap's: see FreezingHeap.calling)
@@ -115,7 +116,7 @@ def load(
                 )
         finally:
             await session.close()
-        report.findings.extend(session.timeline.findings[before:])
+        report = dataclasses.replace(report, findings=session.timeline.findings[before:])
         doc = report.to_json()
         if opts.as_json:
             print(json.dumps(doc, indent=2))

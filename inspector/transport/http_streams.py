@@ -68,8 +68,6 @@ class Unsupported:
 class Expired:
     """404 to our session id; already reported, and the session id dropped."""
 
-    response: HttpExchange
-
 
 @dataclass(frozen=True, slots=True)
 class Refused:
@@ -250,7 +248,7 @@ class LegacyStreams:
                     return Unsupported(exchange)
                 if status == 404 and sent_session is not None:
                     channel.expire_session(sent_session, request_id, exchange)
-                    return Expired(exchange)
+                    return Expired()
                 if not (200 <= status < 300 and media_type(response.headers.get("content-type")) == EVENT_STREAM):
                     body = await channel.read_body(response, whole=False)
                     return Refused(make(body), self._refusal(status, response.headers, body.text))

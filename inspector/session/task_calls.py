@@ -169,18 +169,8 @@ class TaskFollower:
         return await self.follow(call, created, shape, capabilities, cancel_first=action == "cancel")
 
     def _remember(self, task_id: str, shape: TaskShape, tool: str | None, task: JsonObject) -> None:
-        if self.store is None or not task_id:
-            return
-        ttl = task.get("ttlMs", task.get("ttl"))
-        created = task.get("createdAt")
-        self.store.remember(
-            task_id,
-            shape=shape,
-            tool=tool,
-            status=str(task.get("status", "")),
-            created_at=created if isinstance(created, str) else None,
-            ttl_ms=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
-        )
+        if self.store is not None and task_id:
+            self.store.remember(task_id, shape, tool, task)
 
     def _outcome(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
         ledger = self._calls.ledger

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -53,23 +54,26 @@ class KnownTask:
         """A line read back; None for one that is not a task line (a damaged file loses nothing else)."""
         if not isinstance(data, dict) or not isinstance(data.get("taskId"), str):
             return None
-
-        def text(key: str) -> str | None:
-            value = data.get(key)
-            return value if isinstance(value, str) else None
-
-        ttl = data.get("ttlMs")
         return cls(
             data["taskId"],
-            text("target") or "",
-            text("shape") or "",
-            text("tool"),
-            text("status") or "",
-            text("recording"),
-            text("createdAt"),
-            ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
-            text("seen") or "",
+            _text(data.get("target")) or "",
+            _text(data.get("shape")) or "",
+            _text(data.get("tool")),
+            _text(data.get("status")) or "",
+            _text(data.get("recording")),
+            _text(data.get("createdAt")),
+            _whole(data.get("ttlMs")),
+            _text(data.get("seen")) or "",
         )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _whole(value: object) -> int | None:
+    """A JSON integer (``true`` is none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class TaskStore:
@@ -80,18 +84,12 @@ class TaskStore:
         self.recording = recording
         self.path = (folder if folder is not None else data_dir()) / FILE
 
-    def remember(
-        self,
-        task_id: str,
-        *,
-        shape: str,
-        tool: str | None,
-        status: str,
-        created_at: str | None = None,
-        ttl_ms: int | None = None,
-    ) -> None:
-        """Keep what is known of a task now (best effort: an unwritable data folder must not stop a call)."""
+    def remember(self, task_id: str, shape: str, tool: str | None, task: Mapping[str, Any]) -> None:
+        """Keep what ``task`` (the task object as the server sent it: ``status``, ``createdAt``, ``ttlMs`` or the
+        legacy ``ttl``) says of it now (best effort: an unwritable data folder must not stop a call)."""
         seen = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        status = str(task.get("status", ""))
+        created_at, ttl_ms = _text(task.get("createdAt")), _whole(task.get("ttlMs", task.get("ttl")))
         known = KnownTask(task_id, self.target, shape, tool, status, self.recording, created_at, ttl_ms, seen)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

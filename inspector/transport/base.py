@@ -84,8 +84,6 @@ class Received:
     in_reply_to: RequestKey | None = None
     """On HTTP, the id of the request whose POST response stream carried this message."""
     http: HttpExchange | None = None
-    event_id: str | None = None
-    """On HTTP SSE, the stream's last event ID when this message arrived (legacy servers number their events)."""
     undecodable: bytes | None = None
     """The exact bytes, when they were not valid UTF-8 (``raw`` is then their decoding with U+FFFD)."""
 

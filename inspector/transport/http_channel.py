@@ -228,7 +228,6 @@ class HttpChannel:
                 at=self.clock(),
                 in_reply_to=request_id,
                 http=make(),
-                event_id=event.id,
                 undecodable=event.undecodable,
             )
         )

@@ -135,7 +135,7 @@ async def test_a_stream_that_closes_without_progress_is_lost_after_the_reconnect
     assert all(g.headers["accept"] == "text/event-stream" for g in gets)
     assert all("content-type" not in g.headers for g in gets)
     (ping,) = [e for e in recorder.of(Received) if e.http is not None and e.http.method == "GET"]
-    assert ping.in_reply_to is None and ping.event_id == "g-1"
+    assert ping.in_reply_to is None
     await transport.close()
 
 
@@ -295,7 +295,7 @@ async def test_resumption_delivers_the_response_on_the_get(script: Callable[...,
     transport = await connected(recorder)
     await transport.send(call())
     answer = await recorder.wait_for(Received, lambda e: e.in_reply_to == 5)
-    assert answer.http is not None and answer.http.method == "GET" and answer.event_id == "event-3"
+    assert answer.http is not None and answer.http.method == "GET"
     (get,) = served.of("GET")
     assert get.headers["last-event-id"] == "event-1"
     assert get.headers["mcp-protocol-version"] == LEGACY

@@ -36,6 +36,7 @@ from inspector.lab.events import LabEvent, RowAdded, StageStarted
 from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
+from inspector.protocol.redact import REDACTED
 from inspector.protocol.sanitize import clean
 from inspector.replay.loader import RecordingError, build_loaded, load_recording
 from inspector.session.session import EraMode, InspectorSession
@@ -112,7 +113,7 @@ class CliTargets:
         target = self.targets[name]
         spec = target.name or target.spec
         for secret in self._secrets:
-            spec = spec.replace(secret, "[redacted]")
+            spec = spec.replace(secret, REDACTED)
         return spec
 
     def transport(self, name: str) -> Transport:

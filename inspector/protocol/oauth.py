@@ -16,8 +16,8 @@ from typing import Any, Final, Literal, Protocol, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from inspector.protocol.hinted import HintedError
+from inspector.protocol.redact import REDACTED
 
-REDACTED: Final = "[redacted]"
 FAULT_PREFIX: Final = "auth-"
 """Transport faults of a login are named ``auth-<step>`` (and ``auth-required``: a login that may not run)."""
 

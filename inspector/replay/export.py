@@ -23,7 +23,6 @@ from inspector.session.timeline import Call, Round, Timeline, WireMessage
 
 ExportFormat = Literal["curl", "json", "python"]
 FORMATS: Final[tuple[ExportFormat, ...]] = ("curl", "json", "python")
-REDACTED: Final = "[redacted]"
 CURL_SKIPS: Final = frozenset({"host", "content-length", "connection", "accept-encoding"})
 """Headers curl derives itself (the same values) or that would change what it prints (compressed bodies)."""
 

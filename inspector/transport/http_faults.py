@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 import httpx
 
 from inspector.protocol.oauth import auth_params
+from inspector.protocol.redact import REDACTED
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
 ALWAYS_SECRET: Final = frozenset({"authorization", "cookie", "proxy-authorization", "set-cookie"})
-REDACTED: Final = "[redacted]"
 EXCERPT_CHARS: Final = 300
 
 

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from inspector.protocol.oauth import (
-    REDACTED,
     BadRedirect,
     Challenge,
     auth_params,
@@ -23,6 +22,7 @@ from inspector.protocol.oauth import (
     scopes,
 )
 from inspector.protocol.oauth_record import LoginRecord
+from inspector.protocol.redact import REDACTED
 
 CALLBACK = "http://127.0.0.1:43117/callback"
 

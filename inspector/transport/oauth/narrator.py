@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from inspector.protocol.oauth import (
-    REDACTED,
     STEP_TITLES,
     AuthHttp,
     Challenge,
@@ -28,6 +27,7 @@ from inspector.protocol.oauth import (
     redact_text,
     redact_url,
 )
+from inspector.protocol.redact import REDACTED
 from inspector.transport.base import AuthEvent, RequestKey, TransportEvent, decode_wire
 from inspector.transport.http_faults import excerpt, media_type
 

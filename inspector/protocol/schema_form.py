@@ -77,8 +77,6 @@ class FieldSpec:
     max_length: int | None = None
     minimum: float | None = None
     maximum: float | None = None
-    min_items: int | None = None
-    max_items: int | None = None
     options: tuple[Option, ...] = ()
     fields: tuple[FieldSpec, ...] = ()
     item: FieldSpec | None = None
@@ -246,7 +244,6 @@ class _Builder:
 
     def _array(self, base: FieldSpec, schema: Mapping[str, Any], depth: int) -> FieldSpec:
         items = schema.get("items")
-        base = replace(base, min_items=_int(schema.get("minItems")), max_items=_int(schema.get("maxItems")))
         if "prefixItems" in schema or not isinstance(items, Mapping) or not items:
             return replace(base, reason="an array whose items have no single schema")
         item = self.build(items, name="", required=True, depth=depth + 1)

@@ -56,7 +56,7 @@ def test_nested_schema_resolves_local_refs_and_marks_required() -> None:
     assert (city.name, city.kind, city.required) == ("city", "string", True)
     assert (zip_code.kind, zip_code.nullable, zip_code.required) == ("string", True, False)
     assert fields["tags"].kind == "array" and fields["tags"].item is not None
-    assert fields["tags"].item.kind == "string" and fields["tags"].max_items == 4
+    assert fields["tags"].item.kind == "string" and fields["tags"].schema["maxItems"] == 4
     stops = fields["stops"]
     assert stops.kind == "array" and stops.item is not None and stops.item.kind == "object"
 
@@ -118,7 +118,7 @@ def test_meeting_schema_every_elicitation_type() -> None:
     assert (fields["attendees"].minimum, fields["attendees"].maximum) == (1, 50)
     assert (fields["priority"].options[0].value, fields["priority"].options[0].label) == ("p0", "Urgent")
     assert [o.label for o in fields["teams"].options] == ["Engineering", "Design", "Sales"]
-    assert fields["equipment"].min_items == 1 and fields["equipment"].default == ["whiteboard"]
+    assert fields["equipment"].schema["minItems"] == 1 and fields["equipment"].default == ["whiteboard"]
 
 
 def test_legacy_enum_names_label_the_options() -> None:

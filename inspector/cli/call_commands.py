@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 from typing import Annotated
 
@@ -104,7 +103,7 @@ def load(
             if not await connect_or_report(session):
                 return EXIT_CONNECT
             await session.list_all("tools")
-            before = len(session.timeline.findings)
+            session.log.forget_ended()  # (the handshake's findings are not the load's)
             # (the collector's policy for a load run is the heap's: see FreezingHeap.calling)
             calling = session.heap.calling() if isinstance(session.heap, FreezingHeap) else contextlib.nullcontext()
             with calling:
@@ -116,7 +115,6 @@ def load(
                 )
         finally:
             await session.close()
-        report = dataclasses.replace(report, findings=session.timeline.findings[before:])
         doc = report.to_json()
         if opts.as_json:
             print(json.dumps(doc, indent=2))
@@ -125,10 +123,10 @@ def load(
             console.print(
                 f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
                 f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors · "
-                f"{len(report.findings)} findings",
+                f"{report.findings.total} findings",
                 soft_wrap=True,  # (one line each, whatever the width: a report to read or grep)
             )
-            for count, first in report.findings_by_code().values():
+            for count, first in report.findings.by_code.values():
                 line = finding_line(first)
                 where = f"; the first on call #{first.call_index}" if first.call_index is not None else ""
                 line.append(f"  ({count} in all{where})", style="dim")

@@ -42,6 +42,8 @@ Step = Literal[
 """The steps of a login, in the order they happen (``scope`` and ``callback`` are decisions with no request of
 their own; ``refresh`` replaces the rest when a refresh token still works)."""
 STEPS: Final[tuple[Step, ...]] = get_args(Step)
+METADATA_STEPS: Final[tuple[Step, ...]] = ("protected-resource-metadata", "authorization-server-metadata")
+"""The steps that look for OAuth metadata, each trying its places in turn (a "not here" moves to the next)."""
 STEP_TITLES: Final[dict[Step, str]] = {
     "challenge": "challenge",
     "protected-resource-metadata": "protected resource metadata",

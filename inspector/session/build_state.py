@@ -24,6 +24,14 @@ class InFlight:
     progress_token: Any = None
 
 
+@dataclass(frozen=True, slots=True)
+class LetGo:
+    """What ``BuildState.forget_ended`` let go of: how many calls, and the findings raised since the last time."""
+
+    calls: int
+    findings: list[Finding]
+
+
 @dataclass(slots=True)
 class BuildState:
     """The timeline being built, what is in flight, what was answered, where progress goes."""
@@ -49,29 +57,37 @@ class BuildState:
     instances: dict[RequestId, str] = field(default_factory=dict)
     """Request ids -> the server instance an ``instance`` record said they go to, until their round starts."""
 
-    def forget_ended(self) -> int:
-        """Let go of the calls that ended at the front of the timeline, and of what this state keeps about them;
-        returns how many. Only a face that reads nothing but outcomes asks (the load runner: 80,000 calls kept
-        grew its heap to 400 MB). A call still going keeps itself and every call after it. A response that comes
-        later for a request of theirs is then unmatched (``unknown-response-id``), still a finding."""
-        calls = self.timeline.calls
+    def forget_ended(self) -> LetGo:
+        """Let go of the calls that ended at the front of the timeline, of what this state keeps about them, and of
+        the session's history (findings, console lines, messages of no call); returns what went, the findings
+        among it so the face can still count them. Only a face that reads nothing but outcomes asks (the load
+        runner: 80,000 calls kept grew its heap to 400 MB, and a server with a finding on every reply grows the
+        history as fast). A call still going keeps itself and every call after it. A response that comes later
+        for a request of theirs is then unmatched (``unknown-response-id``), still a finding."""
+        timeline = self.timeline
+        findings, timeline.findings = timeline.findings, []
+        timeline.console.clear()
+        timeline.unmatched.clear()
+        calls = timeline.calls
         ended = 0
         for call in calls:
             if not call.ended:
                 break
             ended += 1
         if not ended:
-            return 0
+            return LetGo(0, findings)
         gone = calls[:ended]
         del calls[:ended]
-        self.timeline.first_index += ended
+        timeline.first_index += ended
         rounds = {id(round_) for call in gone for round_ in call.rounds}
         self.answered.difference_update(round_.request_id for call in gone for round_ in call.rounds)
         if self.progress:
             self.progress = {token: r for token, r in self.progress.items() if id(r) not in rounds}
+        if self.abandoned:
+            self.abandoned = {rid: f for rid, f in self.abandoned.items() if f.call.index >= timeline.first_index}
         if self.tasks:
-            self.tasks = {task: call for task, call in self.tasks.items() if call.index >= self.timeline.first_index}
-        return ended
+            self.tasks = {task: call for task, call in self.tasks.items() if call.index >= timeline.first_index}
+        return LetGo(ended, findings)
 
     def on_round(self, code: str, message: str, call: Call, round_: Round) -> None:
         """Raise a catalog finding on a round."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.protocol.redact import Redactor
 from inspector.session import records
+from inspector.session.build_state import LetGo
 from inspector.session.builder import TimelineBuilder
 from inspector.session.recorder import Recorder
 from inspector.session.timeline import Call, Timeline
@@ -101,9 +102,10 @@ class SessionLog:
         self._queue.append(action)
         self.flush_soon()
 
-    def forget_ended(self) -> int:
+    def forget_ended(self) -> LetGo:
         """Apply what is queued (a call ends once its last reply is applied), then let go of the calls that ended
-        (``BuildState.forget_ended``: only a face that reads nothing but outcomes asks). Returns how many."""
+        and of the session's history (``BuildState.forget_ended``: only a face that reads nothing but outcomes
+        asks). Returns what went."""
         self.flush()
         return self.builder.state.forget_ended()
 

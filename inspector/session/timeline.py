@@ -332,9 +332,9 @@ class EraDecision:
 @dataclass(slots=True)
 class Timeline:
     """Everything that happened in one session. Append-only; only ``TimelineBuilder`` writes to it. The one
-    exception: a face that reads nothing but outcomes (the load runner) lets go of the calls that ended
-    (``BuildState.forget_ended``), so that a long run keeps a flat heap; ``first_index`` then says where
-    ``calls`` begins."""
+    exception: a face that reads nothing but outcomes (the load runner) lets go of the calls that ended and of
+    the history lists (``findings``, ``console``, ``unmatched``; ``BuildState.forget_ended``), so that a long run
+    keeps a flat heap; ``first_index`` then says where ``calls`` begins."""
 
     target: str = ""
     transport: str = ""

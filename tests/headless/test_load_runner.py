@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from inspector.headless.load_runner import LoadReport, run_load
+from inspector.headless.load_runner import Latencies, LoadReport, run_load
 from inspector.session.outcome import Outcome
 
 
@@ -32,8 +32,16 @@ async def test_every_worker_calls_until_the_deadline_and_failures_are_counted() 
 
 
 def test_percentiles_are_nearest_rank() -> None:
-    report = LoadReport(calls=10, errors=0, seconds=1.0, latencies_ms=[float(n) for n in range(1, 11)])
-    assert (report.percentile(50), report.percentile(90), report.percentile(99)) == (5.0, 9.0, 10.0)
-    doc = report.to_json()
+    latencies = Latencies.of([float(n) for n in range(10, 0, -1)])
+    assert (latencies.percentile(50), latencies.percentile(90), latencies.percentile(99)) == (5.0, 9.0, 10.0)
+    doc = LoadReport(calls=10, errors=0, seconds=1.0, latencies=latencies).to_json()
     assert doc["latencyMs"]["min"] == 1.0 and doc["latencyMs"]["max"] == 10.0 and doc["callsPerSecond"] == 10.0
-    assert LoadReport(0, 0, 0.0, []).to_json()["latencyMs"]["p50"] == 0
+    assert doc["latencyMs"]["mean"] == 5.5
+    assert LoadReport(0, 0, 0.0).to_json()["latencyMs"]["p50"] == 0
+
+
+def test_latencies_are_kept_to_the_microsecond_in_room_that_does_not_grow_with_the_calls() -> None:
+    latencies = Latencies.of([0.0014, 0.0016, 1.2344, 1.2346] + [2.0] * 10_000)
+    assert latencies.count == 10_004 and len(latencies.by_us) == 5, "one entry per microsecond, not per call"
+    assert latencies.percentile(0.005) == 0.001 and latencies.percentile(0.025) == 1.234, "ranks 1 and 3"
+    assert latencies.summary()["min"] == 0.001 and latencies.summary()["max"] == 2.0

@@ -37,11 +37,19 @@ def assert_recording_complete(live: Live) -> None:
 
 
 def replayed_from(live: Live, first: int) -> Timeline:
-    """The recording's timeline, with the calls before ``first`` left out as the live one let them go."""
+    """The recording's timeline, with the calls before ``first`` left out as the live one let them go, and its
+    history (findings, console lines, messages of no call) from where the live one's starts again."""
     replayed, problems = timeline_from_recording(live.recording)
     assert problems == []
     replayed.calls = [call for call in replayed.calls if call.index >= first]
     replayed.first_index = first
+    for kept, every in (
+        (live.timeline.findings, replayed.findings),
+        (live.timeline.console, replayed.console),
+        (live.timeline.unmatched, replayed.unmatched),
+    ):
+        assert every[len(every) - len(kept) :] == kept, "what the live timeline kept of its history is its end"
+        del every[: len(every) - len(kept)]
     return replayed
 
 
@@ -51,7 +59,7 @@ async def test_the_calls_that_ended_are_let_go_and_the_next_call_is_numbered_on(
             assert (await call_echo(live)).ok
         started = len(live.timeline.calls)
         ids = {r.request_id for call in live.timeline.calls for r in call.rounds}
-        assert live.session.log.forget_ended() == started
+        assert live.session.log.forget_ended().calls == started
         assert not live.session.log.builder.state.answered & ids, "nor what the builder kept of them"
         assert live.timeline.calls == [] and live.timeline.first_index == started + 1
         assert live.timeline.call(1) is None and live.timeline.call(started) is None
@@ -75,12 +83,12 @@ async def test_a_call_still_going_keeps_itself_and_every_call_after_it(tmp_path:
         (going,) = [c for c in live.timeline.calls if c.method == "tools/call"]
         after = await live.session.call_tool("whoami")  # answered in every mode
         assert after.ok
-        assert live.session.log.forget_ended() == going.index - 1, "only the ended calls before it"
+        assert live.session.log.forget_ended().calls == going.index - 1, "only the ended calls before it"
         assert [c.index for c in live.timeline.calls] == [going.index, after.call_index]
         assert live.session.call(going.index) is going and going.in_flight
         silent.cancel()
         await asyncio.gather(silent, return_exceptions=True)
-        assert live.session.log.forget_ended() == 2, "once it ended, it goes with the one after it"
+        assert live.session.log.forget_ended().calls == 2, "once it ended, it goes with the one after it"
     assert_recording_complete(live)
 
 
@@ -103,5 +111,26 @@ async def test_a_load_run_keeps_only_the_calls_since_it_last_let_go(tmp_path: Pa
         assert report.errors == 0 and report.calls >= 3 * LET_GO_EVERY
         assert len(live.timeline.calls) <= LET_GO_EVERY + 4, "at most a batch and the calls in flight are kept"
         assert live.timeline.next_index == 1 + len([r for r in live.records()[1:] if r.get("event") == "call"])
-        assert report.findings == [] and [f.code for f in live.timeline.findings if f.code != "era"] == []
+        assert set(report.findings.by_code) <= {"era"}, "the handshake's era note, and nothing from the calls"
     assert_recording_complete(live)
+
+
+async def test_a_server_with_a_finding_on_every_reply_grows_neither_the_findings_nor_the_unmatched(
+    tmp_path: Path,
+) -> None:
+    async with live_session(tmp_path, "stray-ids") as live:
+        live.session.log.forget_ended()  # (the handshake's)
+        for _ in range(5):
+            assert (await call_echo(live)).ok
+        let_go = live.session.log.forget_ended()
+        codes = [found.code for found in let_go.findings]
+        assert codes.count("unknown-response-id") >= 5, "a stray reply before every call's own, handed back"
+        assert live.timeline.findings == [] and live.timeline.unmatched == [], "and no longer kept"
+        outcome = await call_echo(live)
+        assert outcome.ok
+        assert [found.code for found in live.timeline.findings].count("unknown-response-id") >= 1, (
+            "the next call's findings are raised as before"
+        )
+    assert_recording_complete(live)
+    replayed, _ = timeline_from_recording(live.recording)
+    assert len([f for f in replayed.findings if f.code == "unknown-response-id"]) >= 6, "the recording has them all"

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from mcp.client.auth import OAuthFlowError, OAuthRegistrationError, OAuthTokenError
 
-from inspector.protocol.oauth import STEP_TITLES, LoginNotAllowed, LoginStopped, Outcome, Step, redact_text
+from inspector.protocol.oauth import (
+    METADATA_STEPS,
+    STEP_TITLES,
+    LoginNotAllowed,
+    LoginStopped,
+    Outcome,
+    Step,
+    redact_text,
+)
 from inspector.transport.http_faults import FaultText
 
 if TYPE_CHECKING:
@@ -118,8 +126,7 @@ def explain(exc: BaseException, narrator: Narrator, server: str) -> Failure:
 def _first_problem(narrator: Narrator) -> Failure | None:
     """A metadata step whose answer was unusable (not JSON, a server error) explains what the SDK did next."""
     for problem in narrator.problems:
-        metadata = problem.step in ("protected-resource-metadata", "authorization-server-metadata")
-        if metadata and not narrator.found(problem.step):
+        if problem.step in METADATA_STEPS and not narrator.found(problem.step):
             hint = "the server publishes broken OAuth metadata: tell its operator; a login cannot start without it"
             return _failure(problem.step, "failed", f"{STEP_TITLES[problem.step]} failed: {problem.message}", hint)
     return None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from inspector.protocol.oauth import (
+    METADATA_STEPS,
     STEP_TITLES,
     AuthHttp,
     Challenge,
@@ -150,9 +151,8 @@ class Narrator:
     def no_metadata(self) -> bool:
         """Did every place for OAuth metadata answer "not here" (no resource metadata, no authorization server
         metadata, nothing broken either)? Then the server is not one we can log in to."""
-        metadata: tuple[Step, ...] = ("protected-resource-metadata", "authorization-server-metadata")
-        return not any(self.found(step) for step in metadata) and not any(
-            problem.step in metadata for problem in self.problems
+        return not any(self.found(step) for step in METADATA_STEPS) and not any(
+            problem.step in METADATA_STEPS for problem in self.problems
         )
 
     def found(self, step: Step) -> bool:
@@ -296,7 +296,7 @@ def judge(
         return "failed", f"no answer: {error}", ()
     parsed = _json(text)
     kind = media_type(content_type) or "no content type"
-    if step in ("protected-resource-metadata", "authorization-server-metadata"):
+    if step in METADATA_STEPS:
         if status == 200 and isinstance(parsed, dict):
             return "ok", "found", ()
         if status == 200:

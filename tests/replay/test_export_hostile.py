@@ -110,8 +110,8 @@ def test_python_exports_parse_and_run_only_the_mcp_call(tmp_path: Path) -> None:
 def test_curl_exports_are_one_command_with_the_recorded_arguments(name: str, tmp_path: Path) -> None:
     recording = tmp_path / "http.jsonl"
     with http_server(DEMO) as url:
-        done = invoke("call", name, "--server", url, "--record", str(recording), "--on-missing", "decline")
-    assert recording.exists(), f"exit {done.exit_code}, no recording: {done.stderr[-1500:]} {done.exception!r}"
+        called = invoke("call", name, "--server", url, "--record", str(recording), "--on-missing", "decline")
+    assert recording.exists(), f"exit {called.exit_code}, no recording: {called.stderr[-1500:]} {called.exception!r}"
     timeline, _ = timeline_from_recording(recording)
     (call,) = [c for c in timeline.calls if c.method == "tools/call"]
     command = export_call(timeline, call.index, "curl")

@@ -14,7 +14,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from inspector.lab.report import HeldState, LabReport, Row
+from inspector.lab.report import QUESTIONS, HeldState, LabReport, Row
 from inspector.protocol.sanitize import clean, one_line
 
 STYLE = {"pass": "green", "fail": "bold red", "warn": "yellow", "skip": "dim"}
@@ -23,7 +23,6 @@ TABLE_WIDTH = 120
 """Below this many columns a six-column table leaves `why` a word or two a line (a pipe is 80 wide): each row is
 printed as a block instead, its check on one line and the route, why and try below it (and so the questions)."""
 FOUR_QUESTIONS = "seed 004's four questions"
-QUESTIONS = ("who keeps it", "found by", "expires", "after a disconnect")
 
 
 def _text(value: str, style: str = "") -> Text:
@@ -93,7 +92,7 @@ def _print_blocks(console: Console, report: LabReport) -> None:
 
 
 def _print_questions(console: Console, held: list[HeldState]) -> None:
-    answers = [(s.what, (s.kept_by, s.found_by, s.expires, s.recovered)) for s in held]
+    answers = [(s.what, s.answers) for s in held]
     if console.width >= TABLE_WIDTH:
         questions = Table(title=FOUR_QUESTIONS, title_justify="left", expand=True)
         for column in ("state", *QUESTIONS):

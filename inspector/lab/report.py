@@ -54,6 +54,10 @@ class Row:
     part: str = "main"
 
 
+QUESTIONS: Final = ("who keeps it", "found by", "expires", "after a disconnect")
+"""Seed 004's four questions of a piece of cross-request state, as column headings (``HeldState.answers``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeldState:
     """One piece of cross-request state, and seed 004's four answers for it, from what the lab saw."""
@@ -67,6 +71,11 @@ class HeldState:
     """When it expires, as far as the wire says."""
     recovered: str
     """How it is recovered after a disconnect, and whether that worked here."""
+
+    @property
+    def answers(self) -> tuple[str, str, str, str]:
+        """The four answers, in the order of ``QUESTIONS``."""
+        return (self.kept_by, self.found_by, self.expires, self.recovered)
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from inspector.lab.report import GROUP_TITLES
+from inspector.lab.report import GROUP_TITLES, QUESTIONS
 from inspector.ui.safe_text import clean, one_line
 
 if TYPE_CHECKING:
@@ -114,11 +114,10 @@ def questions_table(held: list[HeldState]) -> Table:
     table = Table(
         expand=True, show_edge=False, pad_edge=False, box=box.SIMPLE_HEAD, show_lines=True, header_style="bold"
     )
-    for column in ("state", "who keeps it", "found by", "expires", "after a disconnect"):
+    for column in ("state", *QUESTIONS):
         table.add_column(column, ratio=1)
     for state in held:
-        values = (state.what, state.kept_by, state.found_by, state.expires, state.recovered)
-        table.add_row(*(Text(clean(value)) for value in values))
+        table.add_row(*(Text(clean(value)) for value in (state.what, *state.answers)))
     return table
 
 

@@ -20,6 +20,11 @@ from inspector.paths import data_dir
 FILE: Final = "tasks.jsonl"
 
 
+def store_path(folder: Path | None = None) -> Path:
+    """Where the tasks are remembered: ``FILE`` in ``folder``, else in the inspector's data folder."""
+    return (folder if folder is not None else data_dir()) / FILE
+
+
 @dataclass(frozen=True, slots=True)
 class KnownTask:
     """What is known of a task: where it runs, which call of which recording made it, and how it was last seen."""
@@ -82,7 +87,7 @@ class TaskStore:
     def __init__(self, target: str, recording: str | None = None, folder: Path | None = None) -> None:
         self.target = target
         self.recording = recording
-        self.path = (folder if folder is not None else data_dir()) / FILE
+        self.path = store_path(folder)
 
     def remember(self, task_id: str, shape: str, tool: str | None, task: Mapping[str, Any]) -> None:
         """Keep what ``task`` (the task object as the server sent it: ``status``, ``createdAt``, ``ttlMs`` or the
@@ -101,7 +106,7 @@ class TaskStore:
 
 def known_tasks(folder: Path | None = None, *, target: str | None = None) -> list[KnownTask]:
     """Every task remembered (the newest line of each id), newest first; only ``target``'s when given."""
-    path = (folder if folder is not None else data_dir()) / FILE
+    path = store_path(folder)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:

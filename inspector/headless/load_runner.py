@@ -94,12 +94,16 @@ class Latencies:
 class LoadReport:
     """Throughput and latency percentiles of a load run."""
 
-    calls: int
     errors: int
     seconds: float
     latencies: Latencies = field(default_factory=Latencies)
     findings: FindingTally = field(default_factory=FindingTally)
     """What the run's calls raised (``unknown-response-id``, a result off its schema, a timeout ...)."""
+
+    @property
+    def calls(self) -> int:
+        """Completed calls (each one latency)."""
+        return self.latencies.count
 
     @property
     def rate(self) -> float:
@@ -154,4 +158,4 @@ async def run_load(
     seconds = clock() - start
     if let_go is not None:
         findings.add(let_go().findings)
-    return LoadReport(latencies.count, errors, seconds, latencies, findings)
+    return LoadReport(errors, seconds, latencies, findings)

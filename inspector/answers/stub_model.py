@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from inspector.answers.base import Answer, Skip, describe_request
+from inspector.protocol.json_values import json_int
 from inspector.protocol.methods import SAMPLING
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class StubModel:
     def reply(self, params: Mapping[str, Any]) -> InputResponse:
         """The CreateMessageResult for these ``sampling/createMessage`` params."""
         max_tokens = params.get("maxTokens")
-        limit = max_tokens if isinstance(max_tokens, int) and not isinstance(max_tokens, bool) else None
+        limit = json_int(max_tokens)
         text, cut = truncate_tokens(self.reply_text(prompt_text(params)), limit)
         return {
             "role": "assistant",

@@ -35,6 +35,7 @@ from inspector.demo.schemas import (
     RESOLUTION_SCHEMA,
     RESOLUTIONS,
 )
+from inspector.protocol.json_values import json_number
 
 DASHBOARD_URL = "https://dashboard.example.com/connect?session=demo"
 DASHBOARD_MESSAGE = "Connect the demo dashboard in your browser, then come back here"
@@ -114,9 +115,10 @@ async def update_work_item(workItemId: int, fields: dict[str, Any], ctx: DemoCon
 
 def _work_item_id(value: object) -> int | None:
     """A work item id from the form (the SEP's schema says ``number``: 4301 or 4301.0), else None."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 1:
+    number = json_number(value)
+    if number is None or number != int(number) or number < 1:
         return None
-    return int(value)
+    return int(number)
 
 
 def _unchanged(work_item_id: int, refused: str) -> str:

@@ -26,6 +26,7 @@ from inspector.demo.task_model import DemoTask, Notify
 from inspector.demo.task_runner import TaskRequest, call_asking_for_a_task
 from inspector.demo.task_wire import LEGACY_TASKS_CAPABILITY, legacy_created, legacy_task, not_a_task_tool
 from inspector.demo.tasks_ext import LEGACY_TASKS_VERSION, DemoTasks
+from inspector.protocol.json_values import json_int
 
 
 def _as_dict(result: HandlerResult) -> dict[str, Any]:
@@ -93,7 +94,7 @@ class LegacyTaskMiddleware:
         asked = params.get("task")
         ttl = asked.get("ttl") if isinstance(asked, dict) else None
         request = TaskRequest(
-            ttl_ms=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
+            ttl_ms=json_int(ttl),
             notify=status_notifier(ctx.session),
         )
         result = await call_asking_for_a_task(request, ctx, call_next)

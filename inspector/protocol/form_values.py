@@ -11,6 +11,7 @@ import math
 import re
 from typing import Any
 
+from inspector.protocol.json_values import json_number
 from inspector.protocol.schema_form import MISSING, FieldSpec
 
 
@@ -73,8 +74,8 @@ def matches_kind(spec: FieldSpec, value: Any) -> bool:
         "multi": (list,),
     }
     if spec.kind in ("number", "integer"):
-        is_number = isinstance(value, int | float) and not isinstance(value, bool)
-        return is_number and (spec.kind == "number" or float(value).is_integer())
+        number = json_number(value)
+        return number is not None and (spec.kind == "number" or float(number).is_integer())
     if spec.kind == "enum":
         return any(option.value == value for option in spec.options)
     return isinstance(value, kinds.get(spec.kind, (object,)))

@@ -10,6 +10,7 @@ import json
 from dataclasses import field
 from typing import Any, Literal, TypeAlias
 
+from inspector.protocol.json_values import json_id
 from inspector.protocol.values import message_value
 
 JsonObject: TypeAlias = dict[str, Any]
@@ -92,7 +93,7 @@ def _classify_object(raw: str, message: JsonObject) -> WireParse:
             return WireParse(raw, "invalid", message, '"method" is not a string')
         if not has_id:
             return WireParse(raw, "notification", message)
-        if not _valid_id(message["id"]):
+        if json_id(message["id"]) is None:
             return WireParse(raw, "invalid", message, 'request "id" must be a string or an integer')
         return WireParse(raw, "request", message)
     if "result" in message and "error" in message:
@@ -103,16 +104,12 @@ def _classify_object(raw: str, message: JsonObject) -> WireParse:
             return WireParse(raw, "invalid", message, 'error object without an integer "code"')
         return WireParse(raw, "error", message)
     if "result" in message:
-        if not has_id or not _valid_id(message["id"]):
+        if not has_id or json_id(message["id"]) is None:
             return WireParse(raw, "invalid", message, 'response "id" must be a string or an integer')
         if not isinstance(message["result"], dict):
             return WireParse(raw, "invalid", message, '"result" is not an object')
         return WireParse(raw, "response", message)
     return WireParse(raw, "invalid", message, 'neither "method", "result" nor "error"')
-
-
-def _valid_id(value: object) -> bool:
-    return isinstance(value, int | str) and not isinstance(value, bool)
 
 
 def notification(method: str, params: JsonObject | None) -> JsonObject:

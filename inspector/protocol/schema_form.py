@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 from urllib.parse import unquote
 
 from inspector.protocol.elicitation_schema import unsupported_reason
+from inspector.protocol.json_values import json_int, json_number
 
 Kind = Literal["string", "number", "integer", "boolean", "enum", "multi", "object", "array", "choice", "json"]
 """What a field is rendered as. ``enum``: pick one of ``options``; ``multi``: pick several; ``choice``: pick one
@@ -277,8 +278,8 @@ def _primitive(base: FieldSpec, schema: Mapping[str, Any], kind: str) -> FieldSp
             base,
             kind="string",
             format=fmt if isinstance(fmt, str) else None,
-            min_length=_int(schema.get("minLength")),
-            max_length=_int(schema.get("maxLength")),
+            min_length=json_int(schema.get("minLength")),
+            max_length=json_int(schema.get("maxLength")),
         )
     if kind in ("number", "integer"):
         return replace(
@@ -342,12 +343,9 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _number(value: object) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    number = json_number(value)
+    return float(number) if number is not None else None
 
 
 def _pointer(document: object, pointer: str) -> object:

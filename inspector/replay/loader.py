@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from inspector.protocol.hinted import HintedError
+from inspector.protocol.json_values import json_int, json_number
 from inspector.session.builder import TimelineBuilder
 from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
@@ -67,8 +68,8 @@ class Loaded:
     @property
     def newer(self) -> bool:
         """Written by a newer inspector: a format version above ours, or record kinds we do not know."""
-        version = self.version
-        newer_version = isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION
+        version = json_int(self.version)
+        newer_version = version is not None and version > FORMAT_VERSION
         return newer_version or any("unknown record" in p.why for p in self.problems)
 
 
@@ -79,8 +80,9 @@ def _excerpt(text: str) -> str:
 def _check_header(data: dict[str, Any], problems: list[Problem]) -> None:
     if data.get("recording") != FORMAT:
         problems.append(Problem(1, f"the header names format {data.get('recording')!r}, not {FORMAT!r}", "warning"))
-    version = data.get("version")
-    if isinstance(version, int) and not isinstance(version, bool):
+    given = data.get("version")
+    version = json_int(given)
+    if version is not None:
         if version > FORMAT_VERSION:
             by = f" (inspector {data.get('inspector')})" if data.get("inspector") else ""
             problems.append(
@@ -97,7 +99,7 @@ def _check_header(data: dict[str, Any], problems: list[Problem]) -> None:
             )
     else:
         problems.append(
-            Problem(1, f"unknown format version {version!r}; reading it as version {FORMAT_VERSION}", "warning")
+            Problem(1, f"unknown format version {given!r}; reading it as version {FORMAT_VERSION}", "warning")
         )
 
 
@@ -109,7 +111,7 @@ def _record_problem(record: dict[str, Any]) -> str | None:
     if direction == "event" and record.get("event") not in KNOWN_EVENTS:
         return f"unknown record event={record.get('event')!r} (a newer inspector?); skipped"
     t = record.get("t", 0.0)
-    if not isinstance(t, int | float) or isinstance(t, bool):
+    if json_number(t) is None:
         return f"the time {t!r} is not a number; skipped"
     if direction not in ("event", "auth") and raw_text(record) is None:
         return "the record has no raw text; skipped"

@@ -3,6 +3,7 @@ end of the connection): what the wire cannot tell, applied to the Timeline. Func
 
 from __future__ import annotations
 
+from inspector.protocol.json_values import json_int
 from inspector.session import build_listen
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
@@ -19,8 +20,8 @@ def event(state: BuildState, record: Record, t: float) -> None:
         new = Call(
             state.timeline.next_index, method, params, t
         )  # (index, method, params, started_at; positional: see protocol.values)
-        resends = record.get("resends")
-        if isinstance(resends, int) and not isinstance(resends, bool) and 1 <= resends < new.index:
+        resends = json_int(record.get("resends"))
+        if resends is not None and 1 <= resends < new.index:
             new.resends = resends
         state.timeline.calls.append(new)
         if state.timeline.listeners:

@@ -4,6 +4,7 @@ against what was asked and against its place (first for its subscription id), th
 
 from __future__ import annotations
 
+from inspector.protocol.json_values import json_id
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.session.build_state import BuildState
 from inspector.session.listen_span import KIND_OF_NOTIFICATION, SUBSCRIPTION_ID, ListenSpan, asks_for
@@ -34,8 +35,8 @@ def subscribed(state: BuildState, call: Call, params: JsonObject) -> None:
 def subscription_of(state: BuildState, params: JsonObject) -> Call | None:
     """The listen call a notification belongs to, by its subscription id."""
     meta = params.get("_meta")
-    subscription = meta.get(SUBSCRIPTION_ID) if isinstance(meta, dict) else None
-    if not isinstance(subscription, int | str) or isinstance(subscription, bool):
+    subscription = json_id(meta.get(SUBSCRIPTION_ID)) if isinstance(meta, dict) else None
+    if subscription is None:
         return None
     return state.listens.get(_key(subscription))
 
@@ -69,8 +70,8 @@ def notified(state: BuildState, call: Call, method: str, params: JsonObject, wir
 
 def cancelled_by_server(state: BuildState, params: JsonObject) -> Call | None:
     """stdio: a server ends a subscription with ``notifications/cancelled`` naming the listen request."""
-    request_id = params.get("requestId")
-    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+    request_id = json_id(params.get("requestId"))
+    if request_id is None:
         return None
     call = state.listens.get(_key(request_id))
     if call is not None and call.listen is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.protocol.envelope import META_CLIENT_CAPABILITIES, TASKS_EXTENSION
+from inspector.protocol.json_values import json_int
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.sanitize import one_line
 from inspector.session import findings as lint
@@ -176,11 +177,11 @@ def _observe(state: BuildState, call: Call, round_: Round | None, task: JsonObje
                 )
     elif shown == "input_required" and span.shape == "ext-2026" and via != "notification":
         _finding(state, "task-input-missing", "input_required without inputRequests", call, where)
-    interval = task.get("pollIntervalMs", task.get("pollInterval"))
-    if isinstance(interval, int) and not isinstance(interval, bool):
+    interval = json_int(task.get("pollIntervalMs", task.get("pollInterval")))
+    if interval is not None:
         span.poll_interval_ms = interval
-    ttl = task.get("ttlMs", task.get("ttl"))
-    if isinstance(ttl, int) and not isinstance(ttl, bool):
+    ttl = json_int(task.get("ttlMs", task.get("ttl")))
+    if ttl is not None:
         span.ttl_ms = ttl
     index = round_.index if round_ is not None else None
     span.history.append(TaskState(at, shown, message if isinstance(message, str) else None, via, index, keys))

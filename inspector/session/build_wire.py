@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from inspector.protocol.envelope import META_PROTOCOL_VERSION
+from inspector.protocol.json_values import json_number
 from inspector.protocol.jsonrpc import JsonObject, WireParse
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, LISTEN, SUBSCRIBE
 from inspector.protocol.sanitize import one_line
@@ -295,8 +296,8 @@ def _notification(state: BuildState, parsed: WireParse, wire: WireMessage, reply
 
 def _check_progress(state: BuildState, call: Call, round_: Round, params: JsonObject) -> None:
     """Progress MUST increase: a value that goes back is a finding (once a round)."""
-    value = params.get("progress")
-    if not isinstance(value, int | float) or isinstance(value, bool):
+    value = json_number(params.get("progress"))
+    if value is None:
         return
     previous = [
         n.message["params"].get("progress")
@@ -305,7 +306,7 @@ def _check_progress(state: BuildState, call: Call, round_: Round, params: JsonOb
         and n.message.get("method") == "notifications/progress"
         and isinstance(n.message.get("params"), dict)
     ]
-    earlier = [p for p in previous if isinstance(p, int | float) and not isinstance(p, bool)]
+    earlier = [p for p in map(json_number, previous) if p is not None]
     if earlier and value <= earlier[-1] and not any(f.code == "progress-not-increasing" for f in round_.findings):
         state.on_round("progress-not-increasing", f"progress went from {earlier[-1]} to {value}", call, round_)
 

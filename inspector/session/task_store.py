@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.paths import data_dir
+from inspector.protocol.json_values import json_int
 
 FILE: Final = "tasks.jsonl"
 
@@ -67,18 +68,13 @@ class KnownTask:
             _text(data.get("status")) or "",
             _text(data.get("recording")),
             _text(data.get("createdAt")),
-            _whole(data.get("ttlMs")),
+            json_int(data.get("ttlMs")),
             _text(data.get("seen")) or "",
         )
 
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _whole(value: object) -> int | None:
-    """A JSON integer (``true`` is none)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class TaskStore:
@@ -94,7 +90,7 @@ class TaskStore:
         legacy ``ttl``) says of it now (best effort: an unwritable data folder must not stop a call)."""
         seen = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         status = str(task.get("status", ""))
-        created_at, ttl_ms = _text(task.get("createdAt")), _whole(task.get("ttlMs", task.get("ttl")))
+        created_at, ttl_ms = _text(task.get("createdAt")), json_int(task.get("ttlMs", task.get("ttl")))
         known = KnownTask(task_id, self.target, shape, tool, status, self.recording, created_at, ttl_ms, seen)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

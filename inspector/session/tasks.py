@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
+from inspector.protocol.json_values import json_number
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.mrtr import AnswerFn, SleepFn
 from inspector.session.task_span import TERMINAL_TASK_STATUSES, TaskShape
@@ -161,8 +162,8 @@ async def _ended(
 
 
 def _interval(task: JsonObject) -> float:
-    hint = task.get("pollIntervalMs", task.get("pollInterval"))
-    if isinstance(hint, int | float) and not isinstance(hint, bool) and hint >= 0:
+    hint = json_number(task.get("pollIntervalMs", task.get("pollInterval")))
+    if hint is not None and hint >= 0:
         return max(MIN_POLL_S, hint / 1000)
     return DEFAULT_POLL_S
 

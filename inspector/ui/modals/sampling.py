@@ -17,6 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static, Text
 
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
+from inspector.protocol.json_values import json_int
 from inspector.protocol.methods import SAMPLING
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.base import AnswerModal, AskedFor
@@ -74,7 +75,7 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
         self.params = params
         self.stub = stub or StubModel()
         max_tokens = params.get("maxTokens")
-        self.max_tokens = max_tokens if isinstance(max_tokens, int) and not isinstance(max_tokens, bool) else None
+        self.max_tokens = json_int(max_tokens)
 
     def compose_dialog(self) -> ComposeResult:
         request = VerticalScroll(Static(request_text(self.params)), classes="sampling-request", can_focus=True)

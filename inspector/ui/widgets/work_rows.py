@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final
 from rich.text import Text
 
 from inspector.headless.render import answer_summary
+from inspector.protocol.json_values import json_number
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -135,11 +136,11 @@ def latest_progress(call: Call) -> tuple[float, float | None, str] | None:
             params = message.get("params")
             if message.get("method") != "notifications/progress" or not isinstance(params, dict):
                 continue
-            done, total = params.get("progress"), params.get("total")
-            if not isinstance(done, int | float) or isinstance(done, bool):
+            done, total = json_number(params.get("progress")), json_number(params.get("total"))
+            if done is None:
                 continue
             text = params.get("message")
-            total = total if isinstance(total, int | float) and not isinstance(total, bool) and total > 0 else None
+            total = total if total is not None and total > 0 else None
             return float(done), total, text if isinstance(text, str) else ""
     return None
 

@@ -3,6 +3,8 @@ a number nor an id, so ``isinstance(value, int)`` alone would take ``true`` for 
 
 from __future__ import annotations
 
+import math
+
 
 def json_int(value: object) -> int | None:
     """``value`` when it is a JSON integer (``true`` and ``false`` are not), else None."""
@@ -10,8 +12,12 @@ def json_int(value: object) -> int | None:
 
 
 def json_number(value: object) -> int | float | None:
-    """``value`` when it is a JSON number, integer or not (``true`` and ``false`` are not), else None."""
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """``value`` when it is a JSON number, integer or not, else None: ``true`` and ``false`` are not, and neither are
+    ``NaN`` and ``Infinity``, which Python's parser reads but JSON has no such number (a poll interval of
+    ``Infinity`` would wait forever)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def json_id(value: object) -> int | str | None:

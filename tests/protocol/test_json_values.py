@@ -1,6 +1,7 @@
 """A number or an id read as JSON types it: ``true`` parses to Python's ``True``, an ``int``, and must never pass for 1
 (a ``maxTokens: true`` limiting a reply to one token, a ``ttlMs: true`` of one millisecond, ``id: true`` matching
-request 1)."""
+request 1). Nor may ``NaN`` or ``Infinity``, which Python's parser reads from a server's text though JSON has no such
+number."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ from inspector.protocol.json_values import json_id, json_int, json_number
         ("true", None, None, None),
         ("false", None, None, None),
         ("null", None, None, None),
+        ("NaN", None, None, None),
+        ("Infinity", None, None, None),
+        ("-Infinity", None, None, None),
         ("[1]", None, None, None),
         ('{"n": 1}', None, None, None),
     ],

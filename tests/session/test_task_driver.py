@@ -4,6 +4,7 @@ the outstanding keys only, cooperative cancellation, the 2025 blocking tasks/res
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from inspector.protocol.jsonrpc import JsonObject
@@ -80,6 +81,14 @@ async def test_no_hint_polls_each_second_and_a_zero_hint_is_not_a_busy_loop() ->
     server = Server([task("working", pollIntervalMs=0), task("completed", result={})])
     await run(server, task("working"))
     assert server.slept == [DEFAULT_POLL_S, MIN_POLL_S]
+
+
+async def test_an_infinite_or_nan_hint_from_the_server_text_polls_at_the_default_not_never() -> None:
+    # (Python's parser reads these from a server's line; JSON has no such number, and waiting Infinity ms hangs)
+    infinite, nan = (json.loads(f'{{"pollIntervalMs": {hint}}}') for hint in ("Infinity", "NaN"))
+    server = Server([task("working", **nan), task("completed", result={})])
+    await run(server, task("working", **infinite))
+    assert server.slept == [DEFAULT_POLL_S, DEFAULT_POLL_S]
 
 
 async def test_input_repeated_on_every_poll_is_answered_once_and_updated_once() -> None:

@@ -9,6 +9,7 @@ a live session and a replay of its recording produce equal timelines.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -334,7 +335,8 @@ class Timeline:
     """Everything that happened in one session. Append-only; only ``TimelineBuilder`` writes to it. The one
     exception: a face that reads nothing but outcomes (the load runner) lets go of the calls that ended and of
     the history lists (``findings``, ``console``, ``unmatched``; ``BuildState.forget_ended``), so that a long run
-    keeps a flat heap; ``first_index`` then says where ``calls`` begins."""
+    keeps a flat heap; ``calls`` then holds the calls kept, still in the order of their indexes, with gaps where
+    calls went (a call still going stays, and the ended calls after it go)."""
 
     target: str = ""
     transport: str = ""
@@ -344,7 +346,11 @@ class Timeline:
     instructions: str | None = None
     calls: list[Call] = field(default_factory=list)
     first_index: int = 1
-    """The index of ``calls[0]``: 1, unless calls before it were let go (see above)."""
+    """The index of ``calls[0]`` (or, when every call was let go, of the next call): 1, unless calls were let go
+    (see above)."""
+    let_go_through: int = 0
+    """The highest index of a call let go (0: none): the next call is numbered after it, even while an earlier
+    call still going is the last one kept."""
     console: list[ConsoleLine] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     """Every finding, session-wide, in the order raised (round and call findings included)."""
@@ -372,12 +378,28 @@ class Timeline:
 
     def call(self, index: int) -> Call | None:
         """Call by its 1-based index (None: never started, or let go)."""
-        position = index - self.first_index
-        if 0 <= position < len(self.calls):
-            return self.calls[position]
-        return None
+        calls = self.calls
+        if not calls:
+            return None
+        # Counted from the newest call: calls let go leave gaps only among the older ones (behind a call still going),
+        # and the newest calls are the ones asked for on every record.
+        position = len(calls) - 1 - (calls[-1].index - index)
+        if 0 <= position < len(calls):
+            found = calls[position]
+            if found.index == index:
+                return found
+        if not calls[0].index <= index <= calls[-1].index:
+            return None
+        at = bisect_left(calls, index, key=_index_of)  # (in index order, with gaps)
+        return calls[at] if calls[at].index == index else None
 
     @property
     def next_index(self) -> int:
         """The index the next call gets."""
-        return self.first_index + len(self.calls)
+        calls = self.calls
+        after_kept = calls[-1].index + 1 if calls else self.first_index
+        return after_kept if after_kept > self.let_go_through else self.let_go_through + 1
+
+
+def _index_of(call: Call) -> int:
+    return call.index

@@ -13,7 +13,7 @@ from inspector.headless.load_runner import LET_GO_EVERY, run_load
 from inspector.replay.loader import timeline_from_recording
 from inspector.session.outcome import Outcome
 from inspector.session.records import raw_text
-from inspector.session.timeline import Timeline
+from inspector.session.timeline import Call, Timeline
 from inspector.session.timeline_events import RoundStarted
 
 BOUND_S = 20.0
@@ -43,6 +43,7 @@ def replayed_from(live: Live, first: int) -> Timeline:
     assert problems == []
     replayed.calls = [call for call in replayed.calls if call.index >= first]
     replayed.first_index = first
+    replayed.let_go_through = first - 1
     for kept, every in (
         (live.timeline.findings, replayed.findings),
         (live.timeline.console, replayed.console),
@@ -73,7 +74,7 @@ async def test_the_calls_that_ended_are_let_go_and_the_next_call_is_numbered_on(
     )
 
 
-async def test_a_call_still_going_keeps_itself_and_every_call_after_it(tmp_path: Path) -> None:
+async def test_a_call_still_going_keeps_itself_and_the_calls_that_ended_around_it_go(tmp_path: Path) -> None:
     async with live_session(tmp_path, "silent", timeout=60.0) as live:
         sent = asyncio.Event()
         live.timeline.subscribe(lambda e: sent.set() if isinstance(e, RoundStarted) else None)
@@ -83,12 +84,19 @@ async def test_a_call_still_going_keeps_itself_and_every_call_after_it(tmp_path:
         (going,) = [c for c in live.timeline.calls if c.method == "tools/call"]
         after = await live.session.call_tool("whoami")  # answered in every mode
         assert after.ok
-        assert live.session.log.forget_ended().calls == going.index - 1, "only the ended calls before it"
-        assert [c.index for c in live.timeline.calls] == [going.index, after.call_index]
+        assert live.session.log.forget_ended().calls == going.index, "the ended calls before it and after it"
+        assert [c.index for c in live.timeline.calls] == [going.index]
         assert live.session.call(going.index) is going and going.in_flight
+        assert live.timeline.call(after.call_index) is None and live.timeline.call(going.index - 1) is None
+        assert live.timeline.next_index == after.call_index + 1, "numbered after the calls let go, not after it"
+        later = await live.session.call_tool("whoami")
+        assert later.call_index == after.call_index + 1
+        assert live.timeline.call(later.call_index) is not None and live.timeline.call(going.index) is going
+        assert [c.index for c in live.timeline.calls] == [going.index, later.call_index], "in order, with a gap"
         silent.cancel()
         await asyncio.gather(silent, return_exceptions=True)
-        assert live.session.log.forget_ended().calls == 2, "once it ended, it goes with the one after it"
+        assert live.session.log.forget_ended().calls == 2, "once it ended, it goes too"
+        assert live.timeline.calls == [] and live.timeline.next_index == later.call_index + 1
     assert_recording_complete(live)
 
 
@@ -134,3 +142,16 @@ async def test_a_server_with_a_finding_on_every_reply_grows_neither_the_findings
     assert_recording_complete(live)
     replayed, _ = timeline_from_recording(live.recording)
     assert len([f for f in replayed.findings if f.code == "unknown-response-id"]) >= 6, "the recording has them all"
+
+
+def test_a_call_is_found_by_its_index_across_the_gaps_the_calls_let_go_leave() -> None:
+    timeline = Timeline()
+    kept = [2, 4, 5, 9]
+    timeline.calls = [Call(index, "tools/call", {}, 0.0) for index in kept]
+    timeline.first_index, timeline.let_go_through = 2, 8
+    for index in range(0, 12):
+        found = timeline.call(index)
+        assert (found.index if found is not None else None) == (index if index in kept else None), index
+    assert timeline.next_index == 10
+    timeline.calls = timeline.calls[:1]
+    assert timeline.next_index == 9, "after the calls let go, though the last one kept is call 2"

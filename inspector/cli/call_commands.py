@@ -12,7 +12,7 @@ from rich.console import Console
 from inspector.cli.options import ConnectOptions, Group, connects, json_object
 from inspector.cli.run import connect_or_report, error_console, run_and_exit
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.load_runner import run_load
+from inspector.headless.load_runner import DRAIN_S, run_load
 from inspector.headless.render import finding_line
 from inspector.protocol.methods import CATALOG
 from inspector.session.heap import FreezingHeap
@@ -81,24 +81,32 @@ def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], 
     run_and_exit(operation, opts=opts)
 
 
-@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LOGIN)
+@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LIMITS, Group.LOGIN)
 def load(
     tool: Annotated[str, typer.Argument(help="The tool to call.")],
     args: ArgsOpt = "{}",
     duration: Annotated[float, typer.Option("--duration", min=0.1, help="Seconds to keep calling.")] = 5.0,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Concurrent callers.")] = 1,
+    drain: Annotated[
+        float,
+        typer.Option(
+            "--drain",
+            min=0.0,
+            help="Seconds the calls in flight at the end may take to finish before they are cancelled.",
+        ),
+    ] = DRAIN_S,
     *,
     opts: ConnectOptions,
 ) -> None:
     """Call one tool repeatedly and report throughput, latency percentiles, errors and the findings the calls raised
-    (like the official Inspector's --load)."""
+    (like the official Inspector's --load); exit 1 when a call failed or was still unanswered after the drain."""
     arguments = json_object(args, "--args")
     target = opts.target()
     source = opts.answer_source()
     auth = login_config(target, opts.login(), error_console())
 
     async def main() -> int:
-        session = build_session(target, source, era=opts.era_mode(), auth=auth)
+        session = build_session(target, source, era=opts.era_mode(), auth=auth, **opts.session_settings())
         try:
             if not await connect_or_report(session):
                 return EXIT_CONNECT
@@ -112,6 +120,7 @@ def load(
                     duration=duration,
                     concurrency=concurrency,
                     let_go=session.log.forget_ended,  # (nothing reads the calls: only their outcomes count)
+                    drain=drain,
                 )
         finally:
             await session.close()
@@ -123,15 +132,24 @@ def load(
             console.print(
                 f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
                 f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors · "
-                f"{report.findings.total} findings",
+                f"{report.findings.total} findings"
+                + (f" · {report.unfinished} unfinished" if report.unfinished else ""),
                 soft_wrap=True,  # (one line each, whatever the width: a report to read or grep)
             )
+            if report.unfinished:
+                console.print(
+                    f"  ✗ {report.unfinished} {'call was' if report.unfinished == 1 else 'calls were'} still waiting "
+                    f"for the server {report.drain:g} s after the run's end, and cancelled (notifications/cancelled "
+                    "sent): the server may have dropped the request; raise --drain if its calls are that slow",
+                    style="red",
+                    soft_wrap=True,
+                )
             for count, first in report.findings.by_code.values():
                 line = finding_line(first)
                 where = f"; the first on call #{first.call_index}" if first.call_index is not None else ""
                 line.append(f"  ({count} in all{where})", style="dim")
                 console.print(line, soft_wrap=True)
-        return 0 if report.errors == 0 else 1
+        return 0 if report.errors == 0 and report.unfinished == 0 else 1
 
     raise typer.Exit(run_loop(main()))
 

@@ -14,6 +14,10 @@ from inspector.session.outcome import Outcome
 from inspector.session.timeline import Finding
 
 CallFn = Callable[[], Awaitable[Outcome]]
+DRAIN_S = 10.0
+"""Seconds the calls still in flight when the duration is over may take to end before they are cancelled: a call
+that takes longer than this in a load run is one the server has most likely dropped, and waiting for its request
+timeout (60 s by default) would stretch a 5 s run to a minute."""
 LET_GO_EVERY = 256
 """Calls between two ``let_go``: the session drops the calls that ended and its history (a heap that stays flat
 however long the run), in batches, so the per-call cost of looking for them stays out of the calling loop."""
@@ -96,9 +100,14 @@ class LoadReport:
 
     errors: int
     seconds: float
+    """The calling window: from the first call's start to the end of the duration, or to the last call that ended
+    after it (the calls cancelled at the end do not stretch it)."""
     latencies: Latencies = field(default_factory=Latencies)
     findings: FindingTally = field(default_factory=FindingTally)
     """What the run's calls raised (``unknown-response-id``, a result off its schema, a timeout ...)."""
+    unfinished: int = 0
+    """Calls still waiting for the server when the drain was over, cancelled then (not in ``calls``)."""
+    drain: float = DRAIN_S
 
     @property
     def calls(self) -> int:
@@ -115,6 +124,7 @@ class LoadReport:
         return {
             "calls": self.calls,
             "errors": self.errors,
+            "unfinished": self.unfinished,
             "durationSeconds": round(self.seconds, 3),
             "callsPerSecond": round(self.rate, 1),
             "latencyMs": self.latencies.summary(),
@@ -133,29 +143,45 @@ async def run_load(
     concurrency: int,
     clock: Callable[[], float] = time.perf_counter,
     let_go: Callable[[], LetGo] | None = None,
+    drain: float = DRAIN_S,
 ) -> LoadReport:
     """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed; ``let_go`` (every
     ``LET_GO_EVERY`` calls, and once at the end): the session drops what it kept of the calls that ended and hands
-    back the findings raised since, which the report counts. What the run keeps grows with neither."""
+    back the findings raised since, which the report counts. What the run keeps grows with neither.
+
+    The calls in flight when the duration is over get ``drain`` more seconds (of the event loop's time) to end;
+    those still waiting then are cancelled (the session ends them ``cancelled`` and tells the server) and counted
+    as unfinished, so a server that never answers one request cannot hold the run until that request's timeout."""
     latencies = Latencies()
     findings = FindingTally()
     errors = 0
     start = clock()
     deadline = start + duration
+    last_end = start
 
     async def worker() -> None:
-        nonlocal errors
+        nonlocal errors, last_end
         while clock() < deadline:
             began = clock()
             outcome = await call()
-            latencies.add((clock() - began) * 1000.0)
+            last_end = clock()
+            latencies.add((last_end - began) * 1000.0)
             if not outcome.ok:
                 errors += 1
             if let_go is not None and latencies.count % LET_GO_EVERY == 0:
                 findings.add(let_go().findings)
 
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
-    seconds = clock() - start
+    workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
+    try:
+        _, late = await asyncio.wait(workers, timeout=duration + drain)
+    finally:  # (the drain was over, or the run itself was cancelled: Ctrl-C)
+        for task in workers:
+            task.cancel()
+        ended = await asyncio.gather(*workers, return_exceptions=True)
+    failed = [e for e in ended if isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError)]
+    if failed:
+        raise failed[0]
+    seconds = max(last_end, min(clock(), deadline)) - start
     if let_go is not None:
         findings.add(let_go().findings)
-    return LoadReport(errors, seconds, latencies, findings)
+    return LoadReport(errors, seconds, latencies, findings, unfinished=len(late), drain=drain)

@@ -42,3 +42,26 @@ def test_the_text_report_says_how_many_findings_and_shows_the_first_of_each_code
     assert code == 0 and "· 0 errors ·" in head and head.endswith(" findings")
     (stray,) = [line for line in lines if "unknown-response-id" in line]
     assert f"unknown-response-id: {STRAY}" in stray and " in all)" in stray
+
+
+def test_a_call_the_server_never_answers_is_cancelled_after_the_drain_and_reported_not_waited_on() -> None:
+    # (a duration of 1 s so that the third call surely starts however loaded the machine; the drain bounds the rest)
+    code, out = load("drop-third", "--json", "--duration", "1", "--drain", "1")
+    doc = json.loads(out)
+    assert code == 1, "a call left unanswered fails the run"
+    assert doc["unfinished"] == 1 and doc["errors"] == 0, "the dropped call is unfinished, the others answered"
+    assert doc["calls"] >= 2, "the calls before it (and beside it) were counted"
+    assert doc["findings"] == [], "cancelled at the end, not timed out (the default timeout is 60 s)"
+    code, out = load("drop-third", "--duration", "1", "--drain", "1")
+    head, said, *_ = out.splitlines()
+    assert code == 1 and head.endswith("· 1 unfinished")
+    assert "1 call was still waiting for the server 1 s after the run's end, and cancelled" in said
+    assert "raise --drain" in said
+
+
+def test_load_takes_the_request_timeout_and_a_timed_out_call_is_an_error_with_its_finding() -> None:
+    code, out = load("drop-third", "--json", "--timeout", "0.2", "--duration", "1")
+    doc = json.loads(out)
+    assert code == 1 and doc["errors"] == 1 and doc["unfinished"] == 0
+    (timeout,) = doc["findings"]
+    assert timeout["code"] == "timeout" and "within 0.2 s" in timeout["first"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from inspector.headless.load_runner import Latencies, LoadReport, run_load
 from inspector.session.outcome import Outcome
 
@@ -29,6 +31,32 @@ async def test_every_worker_calls_until_the_deadline_and_failures_are_counted() 
     assert most == 3, "three callers were in flight together"
     assert report.errors == made // 4, "a tool error counts as an error"
     assert report.to_json()["callsPerSecond"] > 0
+
+
+async def test_a_call_still_waiting_after_the_drain_is_cancelled_and_counted_unfinished_not_completed() -> None:
+    now = [0.0]
+    made = 0
+    cancelled = asyncio.Event()
+
+    async def call() -> Outcome:
+        nonlocal made
+        made += 1
+        if made == 2:  # a request the server never answers
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+        await asyncio.sleep(0)
+        now[0] += 0.01  # a clock of our own: every call takes 10 ms of it
+        return Outcome(made, "complete")
+
+    report = await run_load(call, duration=0.1, concurrency=2, clock=lambda: now[0], drain=1.0)
+    assert cancelled.is_set(), "the waiting call was cancelled, so the session ends it and tells the server"
+    assert report.unfinished == 1 and report.errors == 0
+    assert report.calls == made - 1, "every call but the unfinished one completed and counts"
+    assert report.seconds == pytest.approx(now[0]), "the window ends with the last call that ended, not the drain"
+    assert report.to_json()["unfinished"] == 1
 
 
 def test_percentiles_are_nearest_rank() -> None:

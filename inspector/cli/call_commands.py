@@ -139,8 +139,8 @@ def load(
             if report.unfinished:
                 console.print(
                     f"  ✗ {report.unfinished} {'call was' if report.unfinished == 1 else 'calls were'} still waiting "
-                    f"for the server {report.drain:g} s after the run's end, and cancelled (notifications/cancelled "
-                    "sent): the server may have dropped the request; raise --drain if its calls are that slow",
+                    f"for the server {report.drain:g} s after the run's end, and cancelled: the server may have "
+                    "dropped the request; raise --drain if its calls are that slow",
                     style="red",
                     soft_wrap=True,
                 )

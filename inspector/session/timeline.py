@@ -381,8 +381,8 @@ class Timeline:
         calls = self.calls
         if not calls:
             return None
-        # Counted from the newest call: calls let go leave gaps only among the older ones (behind a call still going),
-        # and the newest calls are the ones asked for on every record.
+        # Counted from the newest call: the calls started since the last let-go follow one another without a gap,
+        # and they are the ones asked for on every record; an older one is looked for across the gaps.
         position = len(calls) - 1 - (calls[-1].index - index)
         if 0 <= position < len(calls):
             found = calls[position]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
@@ -346,11 +347,9 @@ class Timeline:
     instructions: str | None = None
     calls: list[Call] = field(default_factory=list)
     first_index: int = 1
-    """The index of ``calls[0]`` (or, when every call was let go, of the next call): 1, unless calls were let go
-    (see above)."""
+    """The index of ``calls[0]`` (or, when every call was let go, of the next call)."""
     let_go_through: int = 0
-    """The highest index of a call let go (0: none): the next call is numbered after it, even while an earlier
-    call still going is the last one kept."""
+    """The highest index of a call let go (0: none): the next call is numbered after it, kept calls or not."""
     console: list[ConsoleLine] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     """Every finding, session-wide, in the order raised (round and call findings included)."""
@@ -390,16 +389,11 @@ class Timeline:
                 return found
         if not calls[0].index <= index <= calls[-1].index:
             return None
-        at = bisect_left(calls, index, key=_index_of)  # (in index order, with gaps)
+        at = bisect_left(calls, index, key=attrgetter("index"))  # (in index order, with gaps)
         return calls[at] if calls[at].index == index else None
 
     @property
     def next_index(self) -> int:
         """The index the next call gets."""
         calls = self.calls
-        after_kept = calls[-1].index + 1 if calls else self.first_index
-        return after_kept if after_kept > self.let_go_through else self.let_go_through + 1
-
-
-def _index_of(call: Call) -> int:
-    return call.index
+        return max(calls[-1].index + 1 if calls else self.first_index, self.let_go_through + 1)

@@ -108,6 +108,7 @@ class LoadReport:
     unfinished: int = 0
     """Calls still waiting for the server when the drain was over, cancelled then (not in ``calls``)."""
     drain: float = DRAIN_S
+    """The seconds the unfinished calls were given after the duration (``--drain``)."""
 
     @property
     def calls(self) -> int:

@@ -83,7 +83,6 @@ class BuildState:
             return LetGo(0, findings)
         timeline.let_go_through = max(timeline.let_go_through, gone[-1].index)
         calls[:] = kept
-        timeline.first_index = kept[0].index if kept else timeline.let_go_through + 1
         rounds = {id(round_) for call in gone for round_ in call.rounds}
         self.answered.difference_update(round_.request_id for call in gone for round_ in call.rounds)
         if self.progress:

@@ -346,8 +346,6 @@ class Timeline:
     server_capabilities: JsonObject | None = None
     instructions: str | None = None
     calls: list[Call] = field(default_factory=list)
-    first_index: int = 1
-    """The index of ``calls[0]`` (or, when every call was let go, of the next call)."""
     let_go_through: int = 0
     """The highest index of a call let go (0: none): the next call is numbered after it, kept calls or not."""
     console: list[ConsoleLine] = field(default_factory=list)
@@ -396,4 +394,4 @@ class Timeline:
     def next_index(self) -> int:
         """The index the next call gets."""
         calls = self.calls
-        return max(calls[-1].index + 1 if calls else self.first_index, self.let_go_through + 1)
+        return max(calls[-1].index + 1 if calls else 1, self.let_go_through + 1)

@@ -10,8 +10,9 @@ STRAY = "a response for id 424242, which is not in flight"
 """The finding of the stray reply ``bad_server.py stray-ids`` sends before every real one."""
 
 
-def load(mode: str, *extra: str) -> tuple[int, str]:
-    done = run_cli("load", "echo", "--args", '{"x": 1}', "--server", bad_server_spec(mode), "--duration", "0.3", *extra)
+def load(mode: str, *extra: str, duration: float = 0.3) -> tuple[int, str]:
+    spec = bad_server_spec(mode)
+    done = run_cli("load", "echo", "--args", '{"x": 1}', "--server", spec, "--duration", f"{duration:g}", *extra)
     assert done.stderr == "" or done.returncode == 0, done.stderr
     return done.returncode, done.stdout
 
@@ -46,13 +47,13 @@ def test_the_text_report_says_how_many_findings_and_shows_the_first_of_each_code
 
 def test_a_call_the_server_never_answers_is_cancelled_after_the_drain_and_reported_not_waited_on() -> None:
     # (a duration of 1 s so that the third call surely starts however loaded the machine; the drain bounds the rest)
-    code, out = load("drop-third", "--json", "--duration", "1", "--drain", "1")
+    code, out = load("drop-third", "--json", "--drain", "1", duration=1)
     doc = json.loads(out)
     assert code == 1, "a call left unanswered fails the run"
     assert doc["unfinished"] == 1 and doc["errors"] == 0, "the dropped call is unfinished, the others answered"
     assert doc["calls"] >= 2, "the calls before it (and beside it) were counted"
     assert doc["findings"] == [], "cancelled at the end, not timed out (the default timeout is 60 s)"
-    code, out = load("drop-third", "--duration", "1", "--drain", "1")
+    code, out = load("drop-third", "--drain", "1", duration=1)
     head, said, *_ = out.splitlines()
     assert code == 1 and head.endswith("· 1 unfinished")
     assert "1 call was still waiting for the server 1 s after the run's end, and cancelled" in said
@@ -60,7 +61,7 @@ def test_a_call_the_server_never_answers_is_cancelled_after_the_drain_and_report
 
 
 def test_load_takes_the_request_timeout_and_a_timed_out_call_is_an_error_with_its_finding() -> None:
-    code, out = load("drop-third", "--json", "--timeout", "0.2", "--duration", "1")
+    code, out = load("drop-third", "--json", "--timeout", "0.2", duration=1)
     doc = json.loads(out)
     assert code == 1 and doc["errors"] == 1 and doc["unfinished"] == 0
     (timeout,) = doc["findings"]

@@ -42,7 +42,6 @@ def replayed_from(live: Live, first: int) -> Timeline:
     replayed, problems = timeline_from_recording(live.recording)
     assert problems == []
     replayed.calls = [call for call in replayed.calls if call.index >= first]
-    replayed.first_index = first
     replayed.let_go_through = first - 1
     for kept, every in (
         (live.timeline.findings, replayed.findings),
@@ -62,7 +61,7 @@ async def test_the_calls_that_ended_are_let_go_and_the_next_call_is_numbered_on(
         ids = {r.request_id for call in live.timeline.calls for r in call.rounds}
         assert live.session.log.forget_ended().calls == started
         assert not live.session.log.builder.state.answered & ids, "nor what the builder kept of them"
-        assert live.timeline.calls == [] and live.timeline.first_index == started + 1
+        assert live.timeline.calls == [] and live.timeline.next_index == started + 1
         assert live.timeline.call(1) is None and live.timeline.call(started) is None
         outcome = await call_echo(live)
         assert outcome.call_index == started + 1, "numbering goes on after the calls let go"
@@ -148,7 +147,7 @@ def test_a_call_is_found_by_its_index_across_the_gaps_the_calls_let_go_leave() -
     timeline = Timeline()
     kept = [2, 4, 5, 9]
     timeline.calls = [Call(index, "tools/call", {}, 0.0) for index in kept]
-    timeline.first_index, timeline.let_go_through = 2, 8
+    timeline.let_go_through = 8
     for index in range(0, 12):
         found = timeline.call(index)
         assert (found.index if found is not None else None) == (index if index in kept else None), index

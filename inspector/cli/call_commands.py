@@ -12,7 +12,7 @@ from rich.console import Console
 from inspector.cli.options import ConnectOptions, Group, connects, json_object
 from inspector.cli.run import connect_or_report, error_console, run_and_exit
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.load_runner import DRAIN_S, run_load
+from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
 from inspector.protocol.methods import CATALOG
 from inspector.session.heap import FreezingHeap
@@ -81,6 +81,10 @@ def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], 
     run_and_exit(operation, opts=opts)
 
 
+UNANSWERED_SHOWN = 10
+"""The unanswered requests the text report names (one per concurrent caller at most; --json has every one)."""
+
+
 @connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LIMITS, Group.LOGIN)
 def load(
     tool: Annotated[str, typer.Argument(help="The tool to call.")],
@@ -121,6 +125,7 @@ def load(
                     concurrency=concurrency,
                     let_go=session.log.forget_ended,  # (nothing reads the calls: only their outcomes count)
                     drain=drain,
+                    waiting=lambda: [Unanswered(rid, p.call, p.method) for rid, p in session.connection.waiting()],
                 )
         finally:
             await session.close()
@@ -144,6 +149,12 @@ def load(
                     style="red",
                     soft_wrap=True,
                 )
+                shown = report.unanswered[:UNANSWERED_SHOWN]
+                for request in shown:
+                    console.print(f"    unanswered: {request}", style="red", markup=False, soft_wrap=True)
+                if len(report.unanswered) > len(shown):
+                    more = len(report.unanswered) - len(shown)
+                    console.print(f"    and {more} more (--json lists them all)", style="red", soft_wrap=True)
             for count, first in report.findings.by_code.values():
                 line = finding_line(first)
                 where = f"; the first on call #{first.call_index}" if first.call_index is not None else ""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.session.build_state import LetGo
 from inspector.session.outcome import Outcome
 from inspector.session.timeline import Finding
@@ -21,6 +21,23 @@ timeout (60 s by default) would stretch a 5 s run to a minute."""
 LET_GO_EVERY = 256
 """Calls between two ``let_go``: the session drops the calls that ended and its history (a heap that stays flat
 however long the run), in batches, so the per-call cost of looking for them stays out of the calling loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    """A request still waiting for its response when the drain was over: what to look for in the server's log."""
+
+    request_id: RequestId
+    call: int
+    """The call it belongs to (its ``#`` in the session)."""
+    method: str
+
+    def to_json(self) -> JsonObject:
+        """Its entry in the --json document's ``unanswered``."""
+        return {"requestId": self.request_id, "call": self.call, "method": self.method}
+
+    def __str__(self) -> str:
+        return f"request id {self.request_id!r} ({self.method}, call #{self.call})"
 
 
 @dataclass(slots=True)
@@ -109,6 +126,9 @@ class LoadReport:
     """Calls still waiting for the server when the drain was over, cancelled then (not in ``calls``)."""
     drain: float = DRAIN_S
     """The seconds the unfinished calls were given after the duration (``--drain``)."""
+    unanswered: tuple[Unanswered, ...] = ()
+    """The requests the unfinished calls were waiting on when they were cancelled (a call in the middle of its MRTR
+    rounds or of following a task waits on one of its requests), oldest first."""
 
     @property
     def calls(self) -> int:
@@ -126,6 +146,7 @@ class LoadReport:
             "calls": self.calls,
             "errors": self.errors,
             "unfinished": self.unfinished,
+            "unanswered": [request.to_json() for request in self.unanswered],
             "durationSeconds": round(self.seconds, 3),
             "callsPerSecond": round(self.rate, 1),
             "latencyMs": self.latencies.summary(),
@@ -145,6 +166,7 @@ async def run_load(
     clock: Callable[[], float] = time.perf_counter,
     let_go: Callable[[], LetGo] | None = None,
     drain: float = DRAIN_S,
+    waiting: Callable[[], Sequence[Unanswered]] | None = None,
 ) -> LoadReport:
     """Run ``concurrency`` workers calling ``call`` until ``duration`` seconds have passed; ``let_go`` (every
     ``LET_GO_EVERY`` calls, and once at the end): the session drops what it kept of the calls that ended and hands
@@ -152,7 +174,8 @@ async def run_load(
 
     The calls in flight when the duration is over get ``drain`` more seconds (of the event loop's time) to end;
     those still waiting then are cancelled (the session ends them ``cancelled`` and tells the server) and counted
-    as unfinished, so a server that never answers one request cannot hold the run until that request's timeout."""
+    as unfinished, so a server that never answers one request cannot hold the run until that request's timeout.
+    ``waiting`` names the requests still unanswered then (asked before the cancel, which ends them)."""
     latencies = Latencies()
     findings = FindingTally()
     errors = 0
@@ -173,8 +196,11 @@ async def run_load(
                 findings.add(let_go().findings)
 
     workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
+    unanswered: tuple[Unanswered, ...] = ()
     try:
         _, late = await asyncio.wait(workers, timeout=duration + drain)
+        if late and waiting is not None:
+            unanswered = tuple(waiting())
     finally:  # (the drain was over, or the run itself was cancelled: Ctrl-C)
         for task in workers:
             task.cancel()
@@ -185,4 +211,4 @@ async def run_load(
     seconds = max(last_end, min(clock(), deadline)) - start
     if let_go is not None:
         findings.add(let_go().findings)
-    return LoadReport(errors, seconds, latencies, findings, unfinished=len(late), drain=drain)
+    return LoadReport(errors, seconds, latencies, findings, unfinished=len(late), drain=drain, unanswered=unanswered)

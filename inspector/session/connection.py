@@ -202,6 +202,10 @@ class Connection:
         self._outgoing[raw] = call
         await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}))
 
+    def waiting(self) -> list[tuple[RequestId, Pending]]:
+        """The requests sent and not answered yet, oldest first: each one's id, call and method."""
+        return list(self._pending.items())
+
     async def cancel_call(self, call: int, reason: str = "cancelled by the user") -> int:
         """Fail every request of ``call`` still in flight; returns how many were cancelled."""
         ids = [rid for rid, p in self._pending.items() if p.call == call]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from cli_support import bad_server_spec, run_cli
 
@@ -58,6 +59,24 @@ def test_a_call_the_server_never_answers_is_cancelled_after_the_drain_and_report
     assert code == 1 and head.endswith("· 1 unfinished")
     assert "1 call was still waiting for the server 1 s after the run's end, and cancelled" in said
     assert "raise --drain" in said
+
+
+def test_the_report_names_the_request_the_server_dropped_and_the_server_is_told_it_was_cancelled(
+    tmp_path: Path,
+) -> None:
+    transcript = tmp_path / "transcript.jsonl"
+    code, out = load("drop-third", "--json", "--drain", "1", f"--env=BAD_SERVER_TRANSCRIPT={transcript}", duration=1)
+    seen = [json.loads(json.loads(line)["raw"]) for line in transcript.read_text().splitlines()]
+    echoes = [m for m in seen if m.get("method") == "tools/call"]
+    dropped = echoes[2]["id"]
+    (unanswered,) = json.loads(out)["unanswered"]
+    assert code == 1 and unanswered["requestId"] == dropped and unanswered["method"] == "tools/call"
+    assert isinstance(unanswered["call"], int)
+    cancels = [m["params"] for m in seen if m.get("method") == "notifications/cancelled"]
+    assert [c["requestId"] for c in cancels] == [dropped], "the cancel at the end reached the server, for it alone"
+    code, out = load("drop-third", "--drain", "1", duration=1)
+    said = [line.strip() for line in out.splitlines() if "unanswered:" in line]
+    assert said == [f"unanswered: request id {dropped} (tools/call, call #{unanswered['call']})"]
 
 
 def test_load_takes_the_request_timeout_and_a_timed_out_call_is_an_error_with_its_finding() -> None:

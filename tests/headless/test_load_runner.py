@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from inspector.headless.load_runner import Latencies, LoadReport, run_load
+from inspector.headless.load_runner import Latencies, LoadReport, Unanswered, run_load
 from inspector.session.outcome import Outcome
 
 
@@ -26,8 +26,12 @@ async def test_every_worker_calls_until_the_deadline_and_failures_are_counted() 
         in_flight -= 1
         return Outcome(made, "complete" if made % 4 else "tool-error")
 
-    report = await run_load(call, duration=0.1, concurrency=3, clock=lambda: now[0])
+    def waiting() -> list[Unanswered]:
+        raise AssertionError("asked only when a call is still waiting at the end")
+
+    report = await run_load(call, duration=0.1, concurrency=3, clock=lambda: now[0], waiting=waiting)
     assert report.calls == made and report.calls >= 100
+    assert report.unanswered == ()
     assert most == 3, "three callers were in flight together"
     assert report.errors == made // 4, "a tool error counts as an error"
     assert report.to_json()["callsPerSecond"] > 0
@@ -51,8 +55,17 @@ async def test_a_call_still_waiting_after_the_drain_is_cancelled_and_counted_unf
         now[0] += 0.01  # a clock of our own: every call takes 10 ms of it
         return Outcome(made, "complete")
 
-    report = await run_load(call, duration=0.1, concurrency=2, clock=lambda: now[0], drain=1.0)
+    asked: list[bool] = []
+
+    def waiting() -> list[Unanswered]:
+        asked.append(cancelled.is_set())
+        return [Unanswered(7, 2, "tools/call")]
+
+    report = await run_load(call, duration=0.1, concurrency=2, clock=lambda: now[0], drain=1.0, waiting=waiting)
     assert cancelled.is_set(), "the waiting call was cancelled, so the session ends it and tells the server"
+    assert asked == [False], "the requests still waiting were named before the cancel ended them"
+    assert report.unanswered == (Unanswered(7, 2, "tools/call"),)
+    assert report.to_json()["unanswered"] == [{"requestId": 7, "call": 2, "method": "tools/call"}]
     assert report.unfinished == 1 and report.errors == 0
     assert report.calls == made - 1, "every call but the unfinished one completed and counts"
     assert report.seconds == pytest.approx(now[0]), "the window ends with the last call that ended, not the drain"

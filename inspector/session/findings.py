@@ -96,6 +96,53 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "warning",
         "Tools with an invalid x-mcp-header MUST be excluded from the client's tool list (SEP-2243).",
     ),
+    # The Tasks extension (ext-tasks specification/draft/tasks.md; 2025-11-25 basic/utilities/tasks.mdx)
+    "malformed-task": (
+        "error",
+        "A task carries taskId, status, createdAt and lastUpdatedAt (2026: ttlMs too); the client follows it by them.",
+    ),
+    "task-forbidden": ("error", "Only tools/call may create a task; a CreateTaskResult on another method is invalid."),
+    "task-not-declared": (
+        "error",
+        "A server MUST NOT answer a task to a request that did not declare the Tasks extension (-32021 instead).",
+    ),
+    "task-unrequested": ("error", "2025-11-25: a server creates a task only for a request that carried params.task."),
+    "task-get-result-type": (
+        "warning",
+        "tasks/get answers resultType complete (its status says where the task is); ext-tasks' examples show task.",
+    ),
+    "unknown-task-status": (
+        "error",
+        "A task is working, input_required, completed, failed or cancelled; a client cannot act on another status.",
+    ),
+    "task-terminal-changed": (
+        "error",
+        "completed, failed and cancelled are terminal: a task's status never changes after one of them.",
+    ),
+    "task-input-key-reused": (
+        "error",
+        "Input request keys are unique for a task's whole life: one key asking two things makes its answer ambiguous.",
+    ),
+    "task-input-missing": (
+        "error",
+        "A task in input_required carries its inputRequests (tasks/get, notifications/tasks): else nobody can answer.",
+    ),
+    "task-result-missing": (
+        "error",
+        "tasks/get on a completed task inlines result (the call's own result): without it the outcome is lost.",
+    ),
+    "task-failed-not-rpc": (
+        "warning",
+        "failed is only for a JSON-RPC error {code, message}; a tool's isError result makes the task completed.",
+    ),
+    "task-error-missing": (
+        "error",
+        "tasks/get on a failed task inlines error (a JSON-RPC error object): without it nobody can say why.",
+    ),
+    "task-related-meta-missing": (
+        "warning",
+        "2025-11-25: tasks/result carries _meta io.modelcontextprotocol/related-task, naming the task it is for.",
+    ),
 }
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from inspector.cli.options import ConnectOptions, Group, connects, json_object
-from inspector.cli.run import connect_or_report, error_console, run_and_exit
+from inspector.cli.run import connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
@@ -99,6 +100,14 @@ def load(
             help="Seconds the calls in flight at the end may take to finish before they are cancelled.",
         ),
     ] = DRAIN_S,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            help="Record the run to this JSONL file, to replay its calls and findings (a load run is not recorded "
+            "unless asked: it writes about 1 KB a call, and recording takes part of the rate).",
+        ),
+    ] = None,
     *,
     opts: ConnectOptions,
 ) -> None:
@@ -110,9 +119,12 @@ def load(
     auth = login_config(target, opts.login(), error_console())
 
     async def main() -> int:
-        session = build_session(target, source, era=opts.era_mode(), auth=auth, **opts.session_settings())
+        session = build_session(
+            target, source, era=opts.era_mode(), record=record, auth=auth, **opts.session_settings()
+        )
         try:
             if not await connect_or_report(session):
+                say_recorded(record)
                 return EXIT_CONNECT
             await session.list_all("tools")
             session.log.forget_ended()  # (the handshake's findings are not the load's)
@@ -160,6 +172,7 @@ def load(
                 where = f"; the first on call #{first.call_index}" if first.call_index is not None else ""
                 line.append(f"  ({count} in all{where})", style="dim")
                 console.print(line, soft_wrap=True)
+        say_recorded(record)
         return 0 if report.errors == 0 and report.unfinished == 0 else 1
 
     raise typer.Exit(run_loop(main()))

@@ -152,4 +152,5 @@ async def run_operation(
 def say_recorded(record: Path | None, what: str = "recorded") -> None:
     """Where the recording is (on stderr, after everything else)."""
     if record is not None:
-        error_console().print(Text(f"{what} to {record}", style="dim"))
+        # (one line whatever the width: a path cut in two cannot be copied from a log)
+        error_console().print(Text(f"{what} to {record}", style="dim"), soft_wrap=True)

@@ -79,6 +79,21 @@ def test_the_report_names_the_request_the_server_dropped_and_the_server_is_told_
     assert said == [f"unanswered: request id {dropped} (tools/call, call #{unanswered['call']})"]
 
 
+def test_a_recorded_load_run_replays_with_every_call_and_the_dropped_one_cancelled(tmp_path: Path) -> None:
+    recording = tmp_path / "load.jsonl"
+    spec = bad_server_spec("drop-third")
+    done = run_cli("load", "echo", "--server", spec, "--duration", "1", "--drain", "1", "--record", str(recording))
+    assert done.returncode == 1 and f"recorded to {recording}" in done.stderr
+    head = done.stdout.splitlines()[0]
+    replayed = run_cli("replay", str(recording), "--json")
+    calls = json.loads(replayed.stdout)["calls"]
+    echoes = [call for call in calls if call["method"] == "tools/call"]
+    assert head.startswith(f"{len(echoes) - 1} calls in "), "every counted call, and the dropped one"
+    assert [call["status"] for call in echoes] == ["complete", "complete", "cancelled"], "(one caller: it waited)"
+    assert "unanswered: request id" in done.stdout and f"call #{echoes[-1]['call']})" in done.stdout
+    assert not run_cli("load", "echo", "--server", bad_server_spec("ok"), "--duration", "0.2").stderr, "no file unasked"
+
+
 def test_load_takes_the_request_timeout_and_a_timed_out_call_is_an_error_with_its_finding() -> None:
     code, out = load("drop-third", "--json", "--timeout", "0.2", duration=1)
     doc = json.loads(out)

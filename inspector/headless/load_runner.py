@@ -197,13 +197,17 @@ async def run_load(
 
     workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
     unanswered: tuple[Unanswered, ...] = ()
+    late: set[asyncio.Task[None]] = set()
     try:
         _, late = await asyncio.wait(workers, timeout=duration + drain)
         if late and waiting is not None:
             unanswered = tuple(waiting())
+        for task in late:  # (the reason goes to the call's end and to the server's notifications/cancelled)
+            task.cancel(f"still waiting {drain:g} s after the load run's end")
     finally:  # (the drain was over, or the run itself was cancelled: Ctrl-C)
         for task in workers:
-            task.cancel()
+            if task not in late:  # (a second cancel would drop the reason the first one gave)
+                task.cancel()
         ended = await asyncio.gather(*workers, return_exceptions=True)
     failed = [e for e in ended if isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError)]
     if failed:

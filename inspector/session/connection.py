@@ -19,7 +19,7 @@ from inspector.protocol.wire_text import Encoded, dumps
 from inspector.session import auth_records, records
 from inspector.session import findings as lint
 from inspector.session.deadlines import Deadlines, Expired, Pending
-from inspector.session.errors import RequestFailed, RpcError
+from inspector.session.errors import RequestFailed, RpcError, cancel_reason
 from inspector.session.http_info import HttpInfo
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline import Call
@@ -165,9 +165,10 @@ class Connection:
                 said = f"within {timeout:g} s{since}"
                 hint = "raise --timeout, or check the server's stderr"
             raise RequestFailed("timeout", f"no response to {method} (id {request_id}) {said}", hint) from None
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as cancelled:
             if self._pending.pop(request_id, None) is not None:
-                await self._abandon(call, request_id, protocol_version, "cancelled by the user", cancel_notice)
+                reason = cancel_reason(cancelled) or "cancelled by the user"
+                await self._abandon(call, request_id, protocol_version, reason, cancel_notice)
             raise
         finally:
             self._pending.pop(request_id, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, NoReturn
 
 from inspector.protocol.jsonrpc import JsonObject
@@ -80,3 +81,10 @@ async def raised_when_awaited(error: Exception) -> NoReturn:
     """A coroutine that raises ``error`` when awaited: for a plain function that hands back a coroutine, so its
     callers see a failure where they await, as they would from an ``async def``."""
     raise error
+
+
+def cancel_reason(cancelled: asyncio.CancelledError) -> str | None:
+    """Why the caller's task was cancelled, when whoever cancelled it said (``task.cancel(reason)``): a load run's
+    drain, say; None for a plain cancel (Ctrl-C, a UI worker replaced)."""
+    said = cancelled.args[0] if cancelled.args else None
+    return said if isinstance(said, str) and said else None

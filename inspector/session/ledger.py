@@ -77,10 +77,10 @@ class CallLedger:
         reply with this same status, so there is no end record to write."""
         return self._finished(Outcome(call, status, result))
 
-    def interrupted(self, call: int) -> None:
-        """The caller's task was cancelled (Ctrl-C, a UI worker replaced): the call still ends, on the timeline
-        and in the recording, instead of staying pending forever."""
-        self.end(call, "cancelled", "interrupted before the call finished")
+    def interrupted(self, call: int, reason: str | None = None) -> None:
+        """The caller's task was cancelled (Ctrl-C, a UI worker replaced, a load run's drain: ``reason``, when the
+        canceller said): the call still ends, on the timeline and in the recording, instead of staying pending."""
+        self.end(call, "cancelled", reason or "interrupted before the call finished")
 
     def failed(self, call: int, failure: RequestFailed) -> Outcome:
         """End a call that got no usable response; a timeout or the server going away is also a finding."""

@@ -21,7 +21,7 @@ from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
-from inspector.session.errors import RequestFailed, RpcError, explain, raised_when_awaited
+from inspector.session.errors import RequestFailed, RpcError, cancel_reason, explain, raised_when_awaited
 from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, Handshake, HandshakeOptions, Negotiated
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
@@ -192,8 +192,8 @@ class InspectorSession:
             return self._rpc_failed(call, method, error, None)
         except RequestFailed as failure:
             return self.ledger.failed(call, failure)
-        except asyncio.CancelledError:
-            self.ledger.interrupted(call)
+        except asyncio.CancelledError as cancelled:
+            self.ledger.interrupted(call, cancel_reason(cancelled))
             raise
 
     def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
@@ -283,8 +283,8 @@ class InspectorSession:
             return ledger.end(call, "no-answer", missing.reason, hint=lint.CATALOG["no-answer"][1])
         except CallCancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call")
-        except asyncio.CancelledError:
-            ledger.interrupted(call)
+        except asyncio.CancelledError as cancelled:
+            ledger.interrupted(call, cancel_reason(cancelled))
             raise
         except RoundCapReached as cap:
             ledger.finding(lint.make("round-cap", f"still input_required after {cap.rounds} rounds", call=call))

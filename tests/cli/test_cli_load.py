@@ -73,7 +73,8 @@ def test_the_report_names_the_request_the_server_dropped_and_the_server_is_told_
     assert code == 1 and unanswered["requestId"] == dropped and unanswered["method"] == "tools/call"
     assert isinstance(unanswered["call"], int)
     cancels = [m["params"] for m in seen if m.get("method") == "notifications/cancelled"]
-    assert [c["requestId"] for c in cancels] == [dropped], "the cancel at the end reached the server, for it alone"
+    why = "still waiting 1 s after the load run's end"
+    assert cancels == [{"requestId": dropped, "reason": why}], "the cancel at the end reached the server, for it alone"
     code, out = load("drop-third", "--drain", "1", duration=1)
     said = [line.strip() for line in out.splitlines() if "unanswered:" in line]
     assert said == [f"unanswered: request id {dropped} (tools/call, call #{unanswered['call']})"]
@@ -90,6 +91,7 @@ def test_a_recorded_load_run_replays_with_every_call_and_the_dropped_one_cancell
     echoes = [call for call in calls if call["method"] == "tools/call"]
     assert head.startswith(f"{len(echoes) - 1} calls in "), "every counted call, and the dropped one"
     assert [call["status"] for call in echoes] == ["complete", "complete", "cancelled"], "(one caller: it waited)"
+    assert echoes[-1]["detail"] == "still waiting 1 s after the load run's end"
     assert "unanswered: request id" in done.stdout and f"call #{echoes[-1]['call']})" in done.stdout
     assert not run_cli("load", "echo", "--server", bad_server_spec("ok"), "--duration", "0.2").stderr, "no file unasked"
 

@@ -41,6 +41,7 @@ async def test_a_call_still_waiting_after_the_drain_is_cancelled_and_counted_unf
     now = [0.0]
     made = 0
     cancelled = asyncio.Event()
+    reasons: list[object] = []
 
     async def call() -> Outcome:
         nonlocal made
@@ -48,7 +49,8 @@ async def test_a_call_still_waiting_after_the_drain_is_cancelled_and_counted_unf
         if made == 2:  # a request the server never answers
             try:
                 await asyncio.Event().wait()
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as exc:
+                reasons.extend(exc.args)
                 cancelled.set()
                 raise
         await asyncio.sleep(0)
@@ -64,6 +66,7 @@ async def test_a_call_still_waiting_after_the_drain_is_cancelled_and_counted_unf
     report = await run_load(call, duration=0.1, concurrency=2, clock=lambda: now[0], drain=1.0, waiting=waiting)
     assert cancelled.is_set(), "the waiting call was cancelled, so the session ends it and tells the server"
     assert asked == [False], "the requests still waiting were named before the cancel ended them"
+    assert reasons == ["still waiting 1 s after the load run's end"], "the call's end and the server's notice say why"
     assert report.unanswered == (Unanswered(7, 2, "tools/call"),)
     assert report.to_json()["unanswered"] == [{"requestId": 7, "call": 2, "method": "tools/call"}]
     assert report.unfinished == 1 and report.errors == 0

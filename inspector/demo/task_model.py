@@ -102,8 +102,12 @@ class Relay(Protocol):
         """Leave an answer to one of the task's questions for the instance running it."""
         ...
 
-    def post_cancel(self, task_id: str) -> None:
-        """Leave a cancel for the instance running the task."""
+
+class Ends(Protocol):
+    """Where the instances sharing a task decide how it ended (`task_share.SharedTasks`)."""
+
+    def claim_end(self, task_id: str, status: TaskStatus) -> TaskStatus:
+        """End the task ``status`` unless an instance ended it first; how it ended, either way."""
         ...
 
 
@@ -118,6 +122,7 @@ class DemoTask:
         message: str | None = None,
         notify: Notify | None = None,
         mirror_of: tuple[str, Relay] | None = None,
+        ends: Ends | None = None,
     ) -> None:
         self.task_id = mirror_of[0] if mirror_of is not None else str(uuid.uuid4())
         """High entropy on purpose: a task id is all it takes to read or cancel the task."""
@@ -142,6 +147,10 @@ class DemoTask:
         self.scope: anyio.CancelScope | None = None
         """The running work's scope: `cancel` stops it at its next checkpoint."""
         self._notify = notify
+        self._ends = ends
+        """Set when other instances share the task (on it and on every mirror of it): a terminal status is claimed
+        there first, so two instances cannot end one task two ways (a cancel given to one while the other completes
+        the work)."""
         self._answers: dict[str, ElicitResult] = {}
         self._answered: dict[str, anyio.Event] = {}
         self._relayed: set[str] = set()
@@ -193,17 +202,19 @@ class DemoTask:
         self.error = error
         await self._set("failed", error.message)
 
-    async def cancel(self, message: str = "cancelled by the client") -> bool:
-        """Stop the work and end `cancelled`; False (nothing changes) when the task had already ended."""
+    async def cancel(self, message: str = "cancelled by the client") -> TaskStatus:
+        """Stop the work and end `cancelled`; how the task ended: `cancelled`, or the status it had already ended
+        with (nothing changes then), here or, when shared, on another instance."""
         if self.terminal:
-            return False
-        if self.relay is not None:
-            self.relay.post_cancel(self.task_id)
+            return self.status
+        ended = self._ends.claim_end(self.task_id, "cancelled") if self._ends is not None else "cancelled"
+        if ended != "cancelled":
+            return ended  # the running instance ended it first; a mirror shows that once it is written
         if self.scope is not None:
             self.scope.cancel()
         self.outstanding.clear()
         await self._set("cancelled", message)
-        return True
+        return "cancelled"
 
     def follow(
         self,
@@ -232,6 +243,15 @@ class DemoTask:
     async def _set(self, status: TaskStatus, message: str | None) -> None:
         if self.terminal or (status, message) == (self.status, self.message):
             return
+        ends = self._ends  # (a cancel has claimed its end already)
+        if (
+            ends is not None
+            and status in ("completed", "failed")
+            and ends.claim_end(self.task_id, status) == "cancelled"
+        ):
+            # Another instance was given a cancel and said so first: the task ends as that client was told.
+            status, message, self.result_text, self.error = "cancelled", "cancelled by the client", None, None
+            self.outstanding.clear()
         self.status, self.message, self.updated_at = status, message, now_iso()
         changed, self._changed = self._changed, anyio.Event()
         changed.set()

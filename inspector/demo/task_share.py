@@ -7,8 +7,13 @@ servers in one process, can both reach:
 - the instance that started a task runs its work and is the only one to write its snapshot, ``<id>.json`` (written
   whole and renamed into place, so a reader never sees half of one), at every change;
 - another instance asked about the task reads the snapshot into a *mirror* (a `DemoTask` with a relay), which it
-  keeps following; what it is given for the task (an answer to one of its questions, a cancel) it leaves as a note,
-  ``<id>.answer-<n>.json`` or ``<id>.cancel``, that the running instance picks up at its next poll.
+  keeps following; an answer to one of the task's questions it is given it leaves as a note,
+  ``<id>.answer-<n>.json``, that the running instance picks up at its next poll;
+- how a task ended is decided once, in ``<id>.end``, by whichever instance ends it first: the running one when the
+  work completes or fails, any instance given a ``tasks/cancel``. The file is linked into place whole, which fails
+  when it is there already (``os.link``), so a cancel given to B while A completes the work cannot end the task
+  both ways: the loser takes the winner's status (A ends ``cancelled``, as B told its client; or B answers that
+  the task had completed). Every instance reads it, so none shows the task working after it was cancelled.
 
 Without the folder (a single demo process, or the flaw ``own-tasks``), each process keeps its tasks to itself.
 A task id comes from the client, so only an id of the demo's own form (a UUID) ever becomes a file name.
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 import uuid
 from pathlib import Path
@@ -82,9 +88,26 @@ class SharedTasks:
                 logger.warning("an answer note for task %s could not be read: %s", task_id, exc)
         return taken
 
-    def cancel_posted(self, task_id: str) -> bool:
-        """Did an instance leave a cancel for the task?"""
-        return (self.folder / f"{task_id}.cancel").exists()
+    def claim_end(self, task_id: str, status: TaskStatus) -> TaskStatus:
+        """End the task ``status`` unless an instance ended it first; how it ended, either way."""
+        end = self.folder / f"{task_id}.end"
+        partial = end.with_name(f"{end.name}.{uuid.uuid4().hex}.partial")
+        partial.write_text(status, encoding="utf-8")
+        try:
+            os.link(partial, end)  # (atomic, and refused when the end is there: the first claim wins)
+        except FileExistsError:
+            return self.ended(task_id) or status
+        finally:
+            partial.unlink(missing_ok=True)
+        return status
+
+    def ended(self, task_id: str) -> TaskStatus | None:
+        """How the task ended, when an instance ended it; None while it runs."""
+        try:
+            said = (self.folder / f"{task_id}.end").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        return cast(TaskStatus, said) if said in TERMINAL else None
 
     def forget(self, task_id: str) -> None:
         """The task's TTL has passed: its snapshot and notes go."""
@@ -102,7 +125,7 @@ class SharedTasks:
         doc = self._read(task_id)
         if doc is None:
             return None
-        mirror = DemoTask(ttl_ms=int(doc["ttlMs"]), poll_ms=int(doc["pollMs"]), mirror_of=(task_id, self))
+        mirror = DemoTask(ttl_ms=int(doc["ttlMs"]), poll_ms=int(doc["pollMs"]), mirror_of=(task_id, self), ends=self)
         mirror.created_at = str(doc["createdAt"])
         mirror.expires_at = time.monotonic() + (float(doc["expiresAt"]) - time.time())
         self._follow(mirror, doc)
@@ -120,15 +143,12 @@ class SharedTasks:
         name = f"{task_id}.answer-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.json"
         self._write(self.folder / name, {"key": key, "response": _dump(response)})
 
-    def post_cancel(self, task_id: str) -> None:
-        (self.folder / f"{task_id}.cancel").touch()
-
     # -- the files -------------------------------------------------------------------------------------------------
 
     def _follow(self, mirror: DemoTask, doc: dict[str, Any]) -> None:
         status = cast(TaskStatus, doc["status"])
-        if status not in TERMINAL and self.cancel_posted(mirror.task_id):
-            status = "cancelled"  # left by some instance; the running one will end it so at its next poll
+        if status not in TERMINAL and self.ended(mirror.task_id) == "cancelled":
+            status = "cancelled"  # by some instance; the running one ends its work so at its next poll
         error = doc.get("error")
         mirror.follow(
             status=status,

@@ -67,7 +67,7 @@ class TaskTable:
         message = first.message if isinstance(first, Work) else None
         shared = self.shared
         saving = notify if shared is None else self._saving(shared, notify)
-        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, message=message, notify=saving)
+        task = DemoTask(ttl_ms=ttl, poll_ms=self.poll_ms, message=message, notify=saving, ends=shared)
         self._prune()
         self._tasks[task.task_id] = task
         if shared is not None:
@@ -76,12 +76,16 @@ class TaskTable:
         self._group.start_soon(self._run, task, plan)
         return task
 
-    def find(self, task_id: str) -> DemoTask:
-        """The task with this id; -32602 when it is unknown or expired (both eras say so)."""
+    async def find(self, task_id: str) -> DemoTask:
+        """The task with this id; -32602 when it is unknown or expired (both eras say so). A task this instance
+        runs that another one was told to cancel ends now, before anyone is told it still works."""
         self._prune()
         task = self._tasks.get(task_id) or self._mirror(task_id)
         if task is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Task not found: {task_id} (unknown, or its TTL passed)")
+        shared = self.shared
+        if task.relay is None and not task.terminal and shared is not None and shared.ended(task_id) == "cancelled":
+            await task.cancel()
         return task
 
     def all(self) -> list[DemoTask]:
@@ -143,7 +147,7 @@ class TaskTable:
         while not task.terminal and self._tasks.get(task.task_id) is task:
             await anyio.sleep(task.poll_ms / 1000)
             self.deliver(task, dict(shared.take_answers(task.task_id)))
-            if shared.cancel_posted(task.task_id):
+            if shared.ended(task.task_id) == "cancelled":
                 await task.cancel()
 
     async def _follow(self, shared: SharedTasks, mirror: DemoTask) -> None:
@@ -170,6 +174,4 @@ class TaskTable:
                 logger.exception("task %s failed", task.task_id)
                 await task.fail(ErrorData(code=INTERNAL_ERROR, message=f"the task failed: {exc}"))
                 return
-            if self.shared is not None and self.shared.cancel_posted(task.task_id):
-                await task.cancel()  # another instance was told to cancel it and said so before the next poll
-            await task.complete(text)  # a no-op when a tasks/cancel ended it first
+            await task.complete(text)  # cancelled instead when a tasks/cancel ended it first, here or elsewhere

@@ -104,29 +104,31 @@ class DemoTasks(Extension):
 
     # -- the methods ---------------------------------------------------------------------------------------------
 
-    def _find(self, ctx: ServerRequestContext[Any, Any], method: str, task_id: str) -> DemoTask:
+    async def _find(self, ctx: ServerRequestContext[Any, Any], method: str, task_id: str) -> DemoTask:
         if ctx.protocol_version in MODERN and not declares_extension(ctx):
             raise extension_missing(method)
-        return self.table.find(task_id)
+        return await self.table.find(task_id)
 
     async def _get(self, ctx: ServerRequestContext[Any, Any], params: GetTaskRequestParams) -> dict[str, Any]:
-        task = self._find(ctx, "tasks/get", params.task_id)
+        task = await self._find(ctx, "tasks/get", params.task_id)
         return modern_detailed(task) if ctx.protocol_version in MODERN else legacy_task(task)
 
     async def _update(self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskRequestParams) -> dict[str, Any]:
-        task = self._find(ctx, "tasks/update", params.task_id)
+        task = await self._find(ctx, "tasks/update", params.task_id)
         elicited = {key: value for key, value in params.input_responses.items() if isinstance(value, ElicitResult)}
         self.table.deliver(task, elicited)  # keys not outstanding are ignored, as the extension says a server SHOULD
         return {"resultType": "complete"}
 
     async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: CancelTaskRequestParams) -> dict[str, Any]:
-        task = self._find(ctx, "tasks/cancel", params.task_id)
+        task = await self._find(ctx, "tasks/cancel", params.task_id)
         if ctx.protocol_version in MODERN:
             await task.cancel()  # cooperative: an ended task stays as it ended, and the ack is the same
             return {"resultType": "complete"}
         if task.terminal:
             raise MCPError(code=INVALID_PARAMS, message=f"Cannot cancel task in terminal status: {task.status}")
-        await task.cancel()  # 2025: cancelled before the response, MUST
+        ended = await task.cancel()  # 2025: cancelled before the response, MUST
+        if ended != "cancelled":  # (the instance running it ended it first)
+            raise MCPError(code=INVALID_PARAMS, message=f"Cannot cancel task in terminal status: {ended}")
         return legacy_task(task)
 
     async def _list(self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
@@ -136,4 +138,4 @@ class DemoTasks(Extension):
 
     async def _result(self, ctx: ServerRequestContext[Any, Any], params: GetTaskPayloadRequestParams) -> dict[str, Any]:
         """2025-11-25 `tasks/result`: blocks until the task ends, asking its questions on this request's stream."""
-        return await blocking_result(ctx, self._find(ctx, "tasks/result", params.task_id))
+        return await blocking_result(ctx, await self._find(ctx, "tasks/result", params.task_id))

@@ -46,7 +46,7 @@ async def two_instances(folder: Path) -> AsyncIterator[tuple[TaskTable, TaskTabl
 async def test_b_follows_a_task_a_runs_and_its_answer_reaches_the_work(tmp_path: Path) -> None:
     async with two_instances(tmp_path) as (a, b):
         task = a.start(release_plan("1.0", "staging"))
-        mirror = b.find(task.task_id)
+        mirror = await b.find(task.task_id)
         assert mirror is not task and mirror.task_id == task.task_id and mirror.ttl_ms == task.ttl_ms
         assert mirror.created_at == task.created_at
         await until(mirror, lambda t: t.status == "input_required")
@@ -56,7 +56,7 @@ async def test_b_follows_a_task_a_runs_and_its_answer_reaches_the_work(tmp_path:
         assert b.deliver(mirror, {"approve_release": APPROVE}) == [], "answered already, on this instance"
         await until(task, lambda t: t.terminal)  # A's own work took the answer B was given
         await until(mirror, lambda t: t.terminal)
-        assert b.find(task.task_id) is mirror and b.all() == [mirror]
+        assert await b.find(task.task_id) is mirror and b.all() == [mirror]
     assert modern_detailed(mirror) == modern_detailed(task)
     assert modern_detailed(mirror)["result"]["content"][0]["text"] == "Released v1.0 to staging (approved)."
 
@@ -64,20 +64,50 @@ async def test_b_follows_a_task_a_runs_and_its_answer_reaches_the_work(tmp_path:
 async def test_a_cancel_given_to_b_stops_the_work_on_a(tmp_path: Path) -> None:
     async with two_instances(tmp_path) as (a, b):
         task = a.start(release_plan("1.0", "staging"))
-        mirror = b.find(task.task_id)
+        mirror = await b.find(task.task_id)
         await until(mirror, lambda t: t.status == "input_required")  # A's work waits for the approval
-        assert await mirror.cancel() is True
+        assert await mirror.cancel() == "cancelled"
         assert mirror.status == "cancelled", "cancelled before the answer goes out (2025: MUST)"
         await until(task, lambda t: t.terminal)
         assert task.status == "cancelled"
-        assert a.find(task.task_id).status == b.find(task.task_id).status == "cancelled"
+        assert (await a.find(task.task_id)).status == (await b.find(task.task_id)).status == "cancelled"
+
+
+async def test_a_cancel_given_to_b_is_what_a_says_at_once_not_at_its_next_poll(tmp_path: Path) -> None:
+    async with two_instances(tmp_path) as (a, b):
+        task = a.start(nightly_plan())
+        mirror = await b.find(task.task_id)
+        assert await mirror.cancel() == "cancelled"
+        assert (await a.find(task.task_id)).status == "cancelled", "a client routed to A next sees what B told it"
+        assert task.status == "cancelled" and modern_detailed(task).get("result") is None
+
+
+async def test_work_that_completes_after_b_was_given_a_cancel_ends_cancelled_as_b_said(tmp_path: Path) -> None:
+    async with two_instances(tmp_path) as (a, b):
+        task = a.start(nightly_plan())
+        mirror = await b.find(task.task_id)
+        assert await mirror.cancel() == "cancelled"
+        await task.complete("built")  # A's work ends before its next poll picked up the cancel
+        assert task.status == "cancelled" and task.result_text is None, "one task, ended one way"
+
+
+async def test_a_cancel_given_to_b_after_a_ended_the_task_says_how_it_ended_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    async with two_instances(tmp_path) as (a, b):
+        task = a.start(nightly_plan())
+        mirror = await b.find(task.task_id)
+        assert SharedTasks(tmp_path).claim_end(task.task_id, "completed") == "completed"  # (A, before it saves)
+        assert await mirror.cancel() == "completed"
+        assert mirror.status != "cancelled", "B never says cancelled for a task that completed"
+        assert SharedTasks(tmp_path).claim_end(task.task_id, "cancelled") == "completed", "the first claim holds"
 
 
 @pytest.mark.parametrize("task_id", ["../../etc/passwd", "no-such-task", "3f2c1a9e-0000-4000-8000-000000000000", ""])
 async def test_ids_the_folder_has_no_task_for_are_32602(tmp_path: Path, task_id: str) -> None:
     async with two_instances(tmp_path / "tasks") as (_, b):
         with pytest.raises(MCPError) as raised:
-            b.find(task_id)
+            await b.find(task_id)
         assert raised.value.error.code == -32602
     assert names(tmp_path) == ["tasks"], "nothing written outside the folder"
 
@@ -85,13 +115,13 @@ async def test_ids_the_folder_has_no_task_for_are_32602(tmp_path: Path, task_id:
 async def test_a_task_past_its_ttl_is_gone_for_both(tmp_path: Path) -> None:
     async with two_instances(tmp_path) as (a, b):
         task = a.start(nightly_plan(), ttl_ms=60000)
-        assert b.find(task.task_id).status == "working"
+        assert (await b.find(task.task_id)).status == "working"
         task.expires_at = time.monotonic() - 1  # its TTL passed
         with pytest.raises(MCPError):
-            a.find(task.task_id)
+            await a.find(task.task_id)
         assert names(tmp_path) == [], "the snapshot went with it"
         with pytest.raises(MCPError):
-            b.find(task.task_id)
+            await b.find(task.task_id)
 
 
 async def test_a_snapshot_that_is_not_json_is_an_unknown_task(tmp_path: Path) -> None:
@@ -99,9 +129,9 @@ async def test_a_snapshot_that_is_not_json_is_an_unknown_task(tmp_path: Path) ->
         task = a.start(nightly_plan())
         (tmp_path / f"{task.task_id}.json").write_text("{not json", encoding="utf-8")
         with pytest.raises(MCPError) as raised:
-            b.find(task.task_id)
+            await b.find(task.task_id)
         assert raised.value.error.code == -32602
-        assert a.find(task.task_id) is task, "the instance running it still has it"
+        assert await a.find(task.task_id) is task, "the instance running it still has it"
 
 
 async def test_without_a_folder_each_table_keeps_its_tasks(tmp_path: Path) -> None:
@@ -109,4 +139,4 @@ async def test_without_a_folder_each_table_keeps_its_tasks(tmp_path: Path) -> No
     async with a.running(), b.running():
         task = a.start(nightly_plan())
         with pytest.raises(MCPError):
-            b.find(task.task_id)
+            await b.find(task.task_id)

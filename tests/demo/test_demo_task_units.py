@@ -83,11 +83,12 @@ async def test_cancel_stops_the_work_once_and_ended_tasks_stay_ended() -> None:
     table = TaskTable(scale=1.0)
     async with table.running():
         task = table.start(nightly_plan())
-        assert await task.cancel() is True
-        assert await task.cancel() is False
+        assert await task.cancel() == "cancelled"
+        ended_at = task.updated_at
+        assert await task.cancel() == "cancelled" and task.updated_at == ended_at, "how it ended; nothing changes"
         assert task.status == "cancelled"
         assert table.deliver(task, {"anything": ElicitResult(action="decline")}) == []
-        assert table.find(task.task_id) is task
+        assert await table.find(task.task_id) is task
 
 
 async def test_unknown_and_expired_tasks_are_32602() -> None:
@@ -98,7 +99,7 @@ async def test_unknown_and_expired_tasks_are_32602() -> None:
         task.expires_at = time.monotonic() - 1  # its TTL passed
         for task_id in (task.task_id, "no-such-task"):
             with pytest.raises(MCPError) as raised:
-                table.find(task_id)
+                await table.find(task_id)
             assert raised.value.error.code == -32602
         assert table.all() == []
 

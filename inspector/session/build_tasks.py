@@ -13,6 +13,7 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.sanitize import one_line
 from inspector.session import findings as lint
 from inspector.session.build_state import RELATED_TASK, BuildState
+from inspector.session.task_polling import out_of_bounds, poll_hint_ms
 from inspector.session.task_span import TASK_STATUSES, TERMINAL_TASK_STATUSES, TaskShape, TaskSpan, TaskState, Via
 from inspector.session.timeline import Call, CallStatus, Round
 
@@ -177,9 +178,12 @@ def _observe(state: BuildState, call: Call, round_: Round | None, task: JsonObje
                 )
     elif shown == "input_required" and span.shape == "ext-2026" and via != "notification":
         _finding(state, "task-input-missing", "input_required without inputRequests", call, where)
-    interval = json_int(task.get("pollIntervalMs", task.get("pollInterval")))
-    if interval is not None:
-        span.poll_interval_ms = interval
+    hint = poll_hint_ms(task)
+    if hint is not None and hint != span.poll_interval_ms:  # (a finding once a hint, not on every poll repeating it)
+        instead = out_of_bounds(hint)
+        if instead is not None:
+            _finding(state, "task-poll-interval", f"task {_short(span.task_id)}: {instead}", call, where)
+        span.poll_interval_ms = hint
     ttl = json_int(task.get("ttlMs", task.get("ttl")))
     if ttl is not None:
         span.ttl_ms = ttl

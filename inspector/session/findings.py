@@ -139,6 +139,11 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "error",
         "tasks/get on a failed task inlines error (a JSON-RPC error object): without it nobody can say why.",
     ),
+    "task-poll-interval": (
+        "warning",
+        "pollIntervalMs says how often to ask tasks/get; the inspector keeps to 50 ms - 5 min, so 0 is no busy loop "
+        "and a huge hint no hang.",
+    ),
     "task-related-meta-missing": (
         "warning",
         "2025-11-25: tasks/result carries _meta io.modelcontextprotocol/related-task, naming the task it is for.",

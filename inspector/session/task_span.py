@@ -52,8 +52,8 @@ class TaskSpan:
     created_at: str | None = None
     ttl_ms: int | None = None
     """Milliseconds the server keeps it from creation (None: unlimited, or not said)."""
-    poll_interval_ms: int | None = None
-    """The server's latest hint for how often to poll."""
+    poll_interval_ms: int | float | None = None
+    """The server's latest hint for how often to poll (as said: ``task_polling`` bounds what is waited)."""
     history: list[TaskState] = field(default_factory=list)
     asked: dict[str, JsonObject] = field(default_factory=dict)
     """Input requests by key, as first asked (a poll repeats them until they are answered)."""

@@ -9,7 +9,8 @@ ended and carries the server's own requests on its way), ``cancel()`` asks the s
 The rules (the Tasks extension, ext-tasks ``specification/draft/tasks.md``, and 2025-11-25 ``tasks.mdx``):
 
 - poll at the server's ``pollIntervalMs`` (2025: ``pollInterval``), never faster, 1 s without a hint (what the
-  official ext-tasks client does), at least ``MIN_POLL_S`` whatever the server says (a hint of 0 is a finding);
+  official ext-tasks client does), between ``MIN_POLL_S`` and ``MAX_POLL_S`` whatever the server says (a hint
+  outside them is a finding, ``task_polling.py``);
 - a task's input requests repeat on every poll until answered: each key is answered once, and ``tasks/update``
   carries the keys not answered yet, only those;
 - cancelling is cooperative: ``tasks/cancel`` is sent once (never ``notifications/cancelled`` for a task), then the
@@ -30,9 +31,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
-from inspector.protocol.json_values import json_number
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.mrtr import AnswerFn, SleepFn
+from inspector.session.task_polling import poll_hint_ms, poll_wait_s
 from inspector.session.task_span import TERMINAL_TASK_STATUSES, TaskShape
 
 GetFn = Callable[[], Awaitable[JsonObject]]
@@ -40,10 +41,6 @@ UpdateFn = Callable[[JsonObject], Awaitable[JsonObject]]
 ResultFn = Callable[[], Awaitable[JsonObject]]
 CancelFn = Callable[[], Awaitable[JsonObject]]
 
-DEFAULT_POLL_S: Final = 1.0
-"""How often to poll when the server gives no hint."""
-MIN_POLL_S: Final = 0.05
-"""The shortest wait between two polls, whatever the hint (a server saying 0 would be polled in a loop)."""
 AFTER_CANCEL_S: Final = 30.0
 """How long a cancelled task is followed before the driver stops waiting for it to end."""
 
@@ -107,7 +104,7 @@ async def drive_task(
                     outcome = None
         if give_up_at is not None and clock() >= give_up_at:
             return TaskEnd("detached", cancel_sent=cancel_sent)
-        await _wait(_interval(task), cancel_requested if not cancel_sent else None, sleep)
+        await _wait(poll_wait_s(poll_hint_ms(task)), cancel_requested if not cancel_sent else None, sleep)
         task = await get()
 
 
@@ -159,13 +156,6 @@ async def _ended(
         return TaskEnd(status, cancel_sent=cancel_sent)
     payload = outcome if outcome is not None else await result()
     return TaskEnd(status, payload, None, cancel_sent)
-
-
-def _interval(task: JsonObject) -> float:
-    hint = json_number(task.get("pollIntervalMs", task.get("pollInterval")))
-    if hint is not None and hint >= 0:
-        return max(MIN_POLL_S, hint / 1000)
-    return DEFAULT_POLL_S
 
 
 async def _wait(seconds: float, wake: asyncio.Event | None, sleep: SleepFn) -> None:

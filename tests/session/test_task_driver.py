@@ -8,7 +8,8 @@ import json
 from typing import Any
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.tasks import DEFAULT_POLL_S, MIN_POLL_S, drive_task
+from inspector.session.task_polling import DEFAULT_POLL_S, MAX_POLL_S, MIN_POLL_S
+from inspector.session.tasks import drive_task
 
 FORM = {"method": "elicitation/create", "params": {"message": "Approve?", "requestedSchema": {"type": "object"}}}
 
@@ -89,6 +90,14 @@ async def test_an_infinite_or_nan_hint_from_the_server_text_polls_at_the_default
     server = Server([task("working", **nan), task("completed", result={})])
     await run(server, task("working", **infinite))
     assert server.slept == [DEFAULT_POLL_S, DEFAULT_POLL_S]
+
+
+async def test_a_huge_hint_is_waited_at_most_five_minutes_so_the_call_cannot_hang_for_it() -> None:
+    years = 10**12  # ms: 31.7 years
+    server = Server([task("working", pollIntervalMs=years), task("completed", result={})])
+    end = await run(server, task("working", pollIntervalMs=3_600_000))
+    assert end.status == "completed"
+    assert server.slept == [MAX_POLL_S, MAX_POLL_S] and MAX_POLL_S == 300.0, "an hour's hint and 31 years', capped"
 
 
 async def test_input_repeated_on_every_poll_is_answered_once_and_updated_once() -> None:

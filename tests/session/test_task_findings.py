@@ -67,6 +67,22 @@ def test_an_unknown_status_is_an_error_that_names_the_statuses_there_are() -> No
     assert found.severity == "error" and "working, input_required, completed, failed or cancelled" in found.hint
 
 
+def test_a_poll_hint_out_of_bounds_says_once_what_is_waited_instead() -> None:
+    result: dict[str, object] = {"content": []}
+    found = _task_call(
+        {"status": "working", "pollIntervalMs": 10**12},
+        {"status": "working", "pollIntervalMs": 10**12},  # (the same hint again: no second finding)
+        {"status": "working", "pollIntervalMs": 0},
+        {"status": "working", "pollIntervalMs": 250},
+        {"status": "completed", "result": result, "pollIntervalMs": 250},
+    )
+    assert [(f.code, f.message, f.round_index) for f in found] == [
+        ("task-poll-interval", "task t-1: pollIntervalMs 1e+12: polled every 300 s instead", 2),
+        ("task-poll-interval", "task t-1: pollIntervalMs 0: polled every 0.05 s instead", 4),
+    ]
+    assert found[0].severity == "warning" and "no hang" in found[0].hint
+
+
 RAISED = re.compile(r'(?:make|on_round|_finding)\(\s*(?:state,\s*)?"([a-z0-9-]+)"')
 """A finding raised with its code written out (``lint.make``, ``BuildState.on_round``, build_tasks' ``_finding``)."""
 

@@ -108,15 +108,25 @@ async def test_nested_ref_array_anyof_nullable_arguments() -> None:
         field(app, "home", "zip").query_one(Input).value = "75001"
         tags = field(app, "tags")
         assert isinstance(tags, ArrayField)
-        for _ in range(2):
-            await pilot.click(tags.query_one(".array-add", Button))
-        await pilot.pause()
-        items = [w for w in tags.query(FieldWidget) if w is not tags]
-        items[0].query_one(Input).value = "a"
-        items[1].query_one(Input).value = "b"
+
+        def items() -> list[FieldWidget]:
+            return [w for w in tags.query(FieldWidget) if w is not tags]
+
+        def add() -> Button:
+            return tags.query_one(".array-add", Button)
+
+        def added(count: int) -> Callable[[], bool]:
+            # (and the button's press effect over: a Button ignores a click while it shows the last one, 0.2 s)
+            return lambda: len(items()) == count and not add().has_class("-active")
+
+        for count in (1, 2):
+            await pilot.click(add())
+            await wait_until(pilot, added(count))
+        items()[0].query_one(Input).value = "a"
+        items()[1].query_one(Input).value = "b"
         stops = field(app, "stops")
         await pilot.click(stops.query_one(".array-add", Button))
-        await pilot.pause()
+        await wait_until(pilot, lambda: bool(stops.query(Input)))
         stops.query(Input).first().value = "Lyon"
         who = field(app, "who")
         assert isinstance(who, ChoiceField)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from inspector.headless.render import duration
 from inspector.session.listen_span import END_SAID, event_gist
+from inspector.session.task_polling import out_of_bounds, poll_wait_s
 from inspector.ui.widgets.work_rows import latest_progress
 
 if TYPE_CHECKING:
@@ -45,7 +46,11 @@ def _task(doc: Document, span: TaskSpan, call: Call) -> None:
     doc.heading("task")
     doc.add("text", f"id {span.task_id or '(none given)'} · {SHAPES.get(span.shape, span.shape)}")
     doc.add("text", f"status {span.status} · {span.summary()}")
-    every = f"{span.poll_interval_ms} ms" if span.poll_interval_ms is not None else "not said (polled every 1 s)"
+    hint = span.poll_interval_ms
+    if hint is None:
+        every = f"not said (polled every {poll_wait_s(None):g} s)"
+    else:
+        every = f"{hint} ms" + (f" (polled every {poll_wait_s(hint):g} s)" if out_of_bounds(hint) else "")
     doc.add("dim", f"created {span.created_at or '?'} · kept {_ttl(span.ttl_ms)} · poll every {every}")
     if span.cancel_round is not None and span.cancel_round <= len(call.rounds):
         after = span.status if span.terminal else "not ended yet"

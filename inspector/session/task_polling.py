@@ -37,3 +37,9 @@ def out_of_bounds(hint_ms: int | float) -> str | None:
     if hint_ms >= 0 and wait == hint_ms / 1000:
         return None
     return f"pollIntervalMs {hint_ms:g}: polled every {wait:g} s instead"
+
+
+def hint_text(hint_ms: int | float) -> str:
+    """The hint as the faces show it: as said, and what is waited instead when it is out of bounds."""
+    said = f"{hint_ms} ms"
+    return said if out_of_bounds(hint_ms) is None else f"{said} (polled every {poll_wait_s(hint_ms):g} s)"

@@ -13,7 +13,8 @@ import inspector
 from inspector.session import records
 from inspector.session.builder import build_timeline
 from inspector.session.findings import CATALOG
-from inspector.session.timeline import Finding
+from inspector.session.timeline import Finding, Timeline
+from inspector.ui.widgets.work_rows import polls_text
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -24,6 +25,11 @@ TASK = {"taskId": "t-1", "createdAt": "2026-12-01T10:00:00Z", "lastUpdatedAt": "
 
 def _task_call(*polls: dict[str, Any]) -> list[Finding]:
     """A declared tools/call answered with a task, then one tasks/get per poll answered with it; its findings."""
+    return _task_timeline(*polls).findings
+
+
+def _task_timeline(*polls: dict[str, Any]) -> Timeline:
+    """The timeline of that call (see ``_task_call``)."""
     request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "build", "_meta": META}}
     created = {"resultType": "task", "status": "working", **TASK}
     made = [
@@ -39,7 +45,7 @@ def _task_call(*polls: dict[str, Any]) -> list[Finding]:
     timeline = build_timeline(made)
     (call,) = timeline.calls
     assert call.task is not None, "the call follows its task"
-    return timeline.findings
+    return timeline
 
 
 def test_a_well_behaved_task_raises_nothing() -> None:
@@ -81,6 +87,14 @@ def test_a_poll_hint_out_of_bounds_says_once_what_is_waited_instead() -> None:
         ("task-poll-interval", "task t-1: pollIntervalMs 0: polled every 0.05 s instead", 4),
     ]
     assert found[0].severity == "warning" and "no hang" in found[0].hint
+
+
+def test_the_polls_row_and_the_task_detail_say_what_was_waited_for_a_hint_out_of_bounds() -> None:
+    years = {"pollIntervalMs": 10**12}
+    (call,) = _task_timeline({"status": "working", **years}, {"status": "completed", "result": {}, **years}).calls
+    assert polls_text(call).endswith(" · every 1000000000000 ms (polled every 300 s)")
+    (call,) = _task_timeline({"status": "completed", "result": {}, "pollIntervalMs": 250}).calls
+    assert polls_text(call).endswith(" · every 250 ms"), "a hint followed as given is shown as given"
 
 
 RAISED = re.compile(r'(?:make|on_round|_finding)\(\s*(?:state,\s*)?"([a-z0-9-]+)"')

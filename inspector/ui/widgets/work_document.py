@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from inspector.headless.render import duration
 from inspector.session.listen_span import END_SAID, event_gist
-from inspector.session.task_polling import out_of_bounds, poll_wait_s
+from inspector.session.task_polling import hint_text, poll_wait_s
 from inspector.ui.widgets.work_rows import latest_progress
 
 if TYPE_CHECKING:
@@ -47,10 +47,7 @@ def _task(doc: Document, span: TaskSpan, call: Call) -> None:
     doc.add("text", f"id {span.task_id or '(none given)'} · {SHAPES.get(span.shape, span.shape)}")
     doc.add("text", f"status {span.status} · {span.summary()}")
     hint = span.poll_interval_ms
-    if hint is None:
-        every = f"not said (polled every {poll_wait_s(None):g} s)"
-    else:
-        every = f"{hint} ms" + (f" (polled every {poll_wait_s(hint):g} s)" if out_of_bounds(hint) else "")
+    every = f"not said (polled every {poll_wait_s(None):g} s)" if hint is None else hint_text(hint)
     doc.add("dim", f"created {span.created_at or '?'} · kept {_ttl(span.ttl_ms)} · poll every {every}")
     if span.cancel_round is not None and span.cancel_round <= len(call.rounds):
         after = span.status if span.terminal else "not ended yet"

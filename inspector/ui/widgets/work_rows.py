@@ -17,6 +17,7 @@ from rich.text import Text
 
 from inspector.headless.render import answer_summary
 from inspector.protocol.json_values import json_number
+from inspector.session.task_polling import hint_text
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def polls_text(call: Call) -> str:
     span = call.task
     if span is None:
         return ""
-    every = f" · every {span.poll_interval_ms} ms" if span.poll_interval_ms is not None else ""
+    every = f" · every {hint_text(span.poll_interval_ms)}" if span.poll_interval_ms is not None else ""
     return f"{span.summary()}{every}"
 
 

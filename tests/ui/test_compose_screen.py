@@ -151,6 +151,15 @@ async def test_nested_ref_array_anyof_nullable_arguments() -> None:
     }
 
 
+async def test_a_tool_with_no_arguments_is_sent_with_enter_as_the_composer_opens() -> None:
+    app = ComposerHost(Composer({"name": "nightly_build", "inputSchema": {"type": "object", "properties": {}}}))
+    async with app.run_test(size=HOST_SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.focused, Button))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(app.submitted))
+    assert (app.submitted[0].tool_name, app.submitted[0].arguments) == ("nightly_build", {})
+
+
 async def test_empty_optional_fields_are_omitted_and_removed_items_are_gone() -> None:
     app = ComposerHost(Composer(TOOL))
     async with app.run_test(size=HOST_SIZE) as pilot:

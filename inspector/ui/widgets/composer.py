@@ -124,6 +124,10 @@ class Composer(Vertical):
             yield Static(f"{how}ctrl+enter sends · tab next field", classes="composer-keys")
             yield Static("", classes="composer-status")
 
+    def on_mount(self) -> None:
+        if not any(widget.focusable for widget in self.form.query("*")):
+            self.query_one("#composer-call", Button).focus()  # (nothing to fill in: ⏎ sends the call)
+
     def _header(self) -> Text:
         header = Text()
         header.append(f"{METHODS[self.kind]} ", style="dim")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from inspector.cli.options import ConnectOptions, Group, connects, json_object
+from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
 from inspector.cli.run import connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
@@ -116,6 +116,7 @@ def load(
     arguments = json_object(args, "--args")
     target = opts.target()
     source = opts.answer_source()
+    record = writable_recording(record) if record is not None else None
     auth = login_config(target, opts.login(), error_console())
 
     async def main() -> int:

@@ -274,10 +274,23 @@ class ConnectOptions:
         if self.no_record:
             return None
         if self.record is not None:
-            return self.record
+            return writable_recording(self.record)
         from inspector.cli.wiring import default_recording_path
 
         return default_recording_path()
+
+
+def writable_recording(path: Path) -> Path:
+    """``path``, once it is known a recording can be written there (its folder made if need be); else a usage error
+    that says why, before anything connects (a recorder that cannot open its file would fail mid-start)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise typer.BadParameter(f"cannot record to {path}: {why}; give another path", param_hint="--record") from None
+    return path
 
 
 @dataclass(frozen=True, slots=True)

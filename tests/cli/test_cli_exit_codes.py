@@ -53,6 +53,19 @@ def test_2_for_an_answers_file_with_a_bad_entry_naming_the_key(tmp_path: Path) -
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("command", ["call", "load"])
+def test_2_for_a_recording_that_cannot_be_written_said_before_anything_connects(command: str, tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    for where, why in ((folder, "Is a directory"), (Path("/proc/no-such/x.jsonl"), "No such file or directory")):
+        result = invoke(command, "add", "--demo", "--record", str(where))
+        # (the error's box wraps the line anywhere, the path too: compared without the box and the blanks)
+        expected = f"cannot record to {where}: {why}"
+        said, meant = ("".join(text.replace("│", "").split()) for text in (result.stderr, expected))
+        assert result.exit_code == 2 and meant in said, result.output
+        assert result.stdout == "" and "Traceback" not in result.output
+
+
 def test_2_for_an_answers_file_that_is_not_json(tmp_path: Path) -> None:
     answers = tmp_path / "answers.json"
     answers.write_text("{oops", encoding="utf-8")

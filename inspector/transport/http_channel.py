@@ -75,6 +75,8 @@ class HttpChannel:
         """The legacy ``Mcp-Session-Id`` the server gave us, echoed on every request until it expires."""
         self.session_expired = False
         """True once the server answered 404 to our legacy session id, until a new session id arrives."""
+        self.expired_sessions: set[str] = set()
+        """The legacy session ids the server said it no longer knows (each said once as a fault)."""
         self.protocol_version: str | None = None
         """The last ``MCP-Protocol-Version`` a message went with: what the legacy GET and DELETE carry."""
         self.auth: OAuthDriver | None = None
@@ -245,6 +247,13 @@ class HttpChannel:
         if self.session_id == sent_session:
             self.session_id = None
             self.session_expired = True
+        elif request_id is None and sent_session in self.expired_sessions:
+            # A notification that crossed the request which found the session gone (sent before, answered after):
+            # nothing waits on it, and the expiry was said once already. Kept, with its exchange, as a note.
+            text = f"HTTP 404 again for session {sent_session}, already expired: a notification sent on it was lost"
+            self.emit(StreamNote(text, self.clock(), None, exchange))
+            return
+        self.expired_sessions.add(sent_session)
         self.fault(
             FaultText(
                 "session-expired",

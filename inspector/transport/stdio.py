@@ -182,6 +182,9 @@ class StdioTransport:
         command = self.argv[0]
         env = {**os.environ, **self.env} if self.env is not None else None
         loop = asyncio.get_running_loop()
+        # The sink is there before the process is: its first lines can be read (and handed up) before
+        # subprocess_exec's caller resumes, and a server that writes at once would otherwise lose them.
+        self._sink = sink
         try:
             # What asyncio.create_subprocess_exec does, with a protocol that hands lines up straight from the
             # event loop's read callback: no reader task to wake per message, which is most of a round trip's cost.
@@ -216,7 +219,6 @@ class StdioTransport:
             raise TransportStartError(
                 f"could not start {command}: {exc}", "check the command and its arguments"
             ) from exc
-        self._sink = sink
         self._watcher = asyncio.create_task(self._watch())
 
     async def send(self, message: OutgoingMessage) -> None:

@@ -12,12 +12,14 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 from transport_support import SDK_SERVER, Recorder, base_url
 
 from inspector.protocol.headers import protocol_headers
-from inspector.transport.base import Closed, OutgoingMessage, Received, Sent, TransportFault
+from inspector.transport.base import Closed, HttpExchange, OutgoingMessage, Received, Sent, StreamNote, TransportFault
 from inspector.transport.http import StreamableHttpTransport
+from inspector.transport.http_channel import HttpChannel
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -249,3 +251,23 @@ async def test_sdk_server_legacy_session(sdk_url: str, recorder: Recorder) -> No
     assert f"session {session} ended" in closed.reason
     assert not recorder.of(TransportFault)
     assert len(recorder.of(Sent)) == 3
+
+
+async def test_a_notification_that_crossed_the_request_finding_the_session_gone_is_noted_not_a_second_fault(
+    recorder: Recorder,
+) -> None:
+    # (the race behind a flaky run: notifications/initialized was sent before the tools/call that found the session
+    # gone, and answered 404 after it; the server's expiry is one event, said once)
+    channel = HttpChannel("http://127.0.0.1:9/mcp", None, (), lambda: 0.0, httpx.Timeout(1.0))
+    channel.open(recorder, httpx.URL(channel.url))
+    channel.session_id = "sess-1"
+    exchange = HttpExchange("POST", channel.url, {}, status=404)
+    channel.expire_session("sess-1", 7, exchange)  # the request that found out
+    channel.expire_session("sess-1", None, exchange)  # the notification sent before it, answered after
+    (fault,) = recorder.of(TransportFault)
+    assert (fault.kind, fault.request_id) == ("session-expired", 7) and channel.session_id is None
+    (note,) = recorder.of(StreamNote)
+    assert "session sess-1, already expired: a notification sent on it was lost" in note.text and note.http is exchange
+    channel.expire_session("sess-1", 8, exchange)  # a request sent on it still fails, by its own fault
+    assert [f.request_id for f in recorder.of(TransportFault)] == [7, 8]
+    await channel.client.aclose()

@@ -32,9 +32,8 @@ ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
 
 def _flags_without_a_type() -> None:
-    """Typer writes ``<bool>`` after every plain flag in ``--help`` (``--json <bool>``), as if it took a value.
-    A flag's help line names no type: a process-wide patch to typer's help, so it is made here, in the composition
-    root, once, by the module every command with flags imports."""
+    """Typer writes ``<bool>`` after every plain flag in ``--help`` (``--json <bool>``), as if it took a value: a
+    process-wide patch to typer's help, made once here, by the module every command with flags imports."""
     from typer.core import TyperOption
 
     shown = TyperOption.display_type_rich
@@ -281,12 +280,10 @@ class ConnectOptions:
 
 
 def writable_recording(path: Path) -> Path:
-    """``path``, once it is known a recording can be written there (its folder made if need be); else a usage error
-    that says why, before anything connects (a recorder that cannot open its file would fail mid-start)."""
+    """``path`` once a recording can be written there (its folder made), else a usage error that says why."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("ab"):
-            pass
+        path.open("ab").close()
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise typer.BadParameter(f"cannot record to {path}: {why}; give another path", param_hint="--record") from None

@@ -150,6 +150,7 @@ def test_roots_must_be_file_uris() -> None:
         validate_answer(roots(), {"roots": [{"uri": "https://example.com"}]})
 
 
+@pytest.mark.external  # (it listens on a socket to see that nothing is fetched: not in --fast-lane)
 def test_a_remote_ref_is_never_fetched() -> None:
     """A server's requestedSchema pointing at a URL must not make the inspector download anything."""
     import http.server

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cli_support import DEMO_ANSWERS, DEMO_TOOLS, bad_server_spec, invoke
+from printed_text import says
 
 
 def recorded_states(path: Path) -> list[str]:
@@ -76,7 +77,7 @@ def test_list_tools_json_on_the_demo() -> None:
 def test_list_with_a_bad_kind_is_a_usage_error() -> None:
     result = invoke("list", "widgets", "--demo")
     assert result.exit_code == 2
-    assert "tools, prompts, resources or templates" in " ".join(result.stderr.split())
+    assert says(result.stderr, "tools, prompts, resources or templates"), result.stderr
 
 
 def test_list_tools_answered_with_input_required_fails_with_exit_3() -> None:

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from http_interop_support import (
     CLI_TIMEOUT,
@@ -25,6 +27,8 @@ from http_interop_support import (
     stop,
     wait_for_line,
 )
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "listen_server.py"
 

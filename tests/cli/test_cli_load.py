@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_support import bad_server_spec, run_cli
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 STRAY = "a response for id 424242, which is not in flight"
 """The finding of the stray reply ``bad_server.py stray-ids`` sends before every real one."""

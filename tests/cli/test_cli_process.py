@@ -17,6 +17,8 @@ from cli_support import ENTRY, bad_server_spec, run_cli
 from inspector.session.builder import build_timeline
 from inspector.session.records import raw_text
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 
 def imported(stderr: str) -> set[str]:
     """Top-level packages in a ``-X importtime`` report."""

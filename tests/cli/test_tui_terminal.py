@@ -16,6 +16,10 @@ import time
 from pathlib import Path
 from typing import Final
 
+import pytest
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 BOUND_S: Final = 90.0
 """Upper bound on the whole run (start-up on a loaded 2-core machine takes seconds): a hang fails the test."""
 ANSI: Final = re.compile(
@@ -83,7 +87,9 @@ class Terminal:
 
 def test_quitting_the_demo_prints_where_the_session_was_recorded(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    env = {**os.environ, "TERM": "xterm-256color", "INSPECTOR_DATA_DIR": str(data)}
+    # (the size is the pseudo-terminal's: a COLUMNS or LINES of the shell that runs the tests would override it)
+    inherited = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env = {**inherited, "TERM": "xterm-256color", "INSPECTOR_DATA_DIR": str(data)}
     terminal = Terminal([sys.executable, "-c", INSPECTOR, "demo"], env)
     try:
         assert terminal.read_until("connected"), terminal.text[-2000:]

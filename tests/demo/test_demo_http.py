@@ -19,6 +19,8 @@ from demo_support import (
 )
 from http_interop_support import wait_for_port
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

@@ -20,6 +20,8 @@ from raw_support import MODERN, RawStdio, raw_demo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 import sep_examples as sep
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 

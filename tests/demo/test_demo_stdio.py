@@ -20,6 +20,8 @@ from mcp_types import (
     TextResourceContents,
 )
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 EXPECTED_TOOLS = {
     "get_weather",
     "update_work_item",

@@ -33,6 +33,8 @@ from inspector.session.timeline_events import RoundUpdated, TimelineEvent
 from inspector.transport.http import StreamableHttpTransport
 from inspector.transport.stdio import StdioTransport
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
     from pathlib import Path

@@ -20,6 +20,8 @@ from raw_support import MODERN, TASKS_EXTENSION, TASKS_META, RawStdio, raw_demo
 from inspector.demo.flaw_names import TASK_DIR_ENV
 from inspector.demo.task_model import SCALE_ENV
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 

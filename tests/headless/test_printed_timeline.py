@@ -19,10 +19,32 @@ def test_an_mrtr_call_prints_its_rounds_answers_and_the_echo_verdict() -> None:
     assert "⇒" in text, "the result's text is shown"
 
 
+def call_blocks(text: str) -> dict[str, list[str]]:
+    """The printed timeline cut into its calls: a call's heading line (``#5 tools/call NAME ...``) keyed by its number
+    and name, with the lines under it (its rounds, notes and result)."""
+    blocks: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            number, method, *rest = line.split()
+            lines = blocks.setdefault(f"{number} {method} {rest[0] if method.endswith('/call') else ''}".strip(), [])
+        lines.append(line)
+    return blocks
+
+
 def test_a_legacy_server_request_prints_as_a_round_of_its_call() -> None:
     text = printed(capture_timeline("everything-stdio-legacy.jsonl"))
     assert "legacy" in text.splitlines()[0]
-    assert "server → " in text or "complete" in text
+    calls = call_blocks(text)
+    asked = calls["#5 tools/call trigger-elicitation-request"]
+    assert "2 rounds" in asked[0], asked
+    assert [line.split("(")[0].strip(" ├└") for line in asked if "server →" in line] == [
+        "server → elicitation/create"
+    ], "the server's request is a round of the call it interrupted, under that call"
+    sampled = calls["#6 tools/call trigger-sampling-request"]
+    assert "2 rounds" in sampled[0] and any("server → sampling/createMessage" in line for line in sampled), sampled
+    echoed = calls["#3 tools/call echo"]
+    assert "1 round " in echoed[0] and not any("server →" in line for line in echoed), "a plain call has no such round"
 
 
 def test_server_text_is_printed_literally_never_as_markup_or_escapes() -> None:

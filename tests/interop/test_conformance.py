@@ -2,9 +2,9 @@
 
 Every scenario the suite scores for a client, at both wires (``list --client --requirements 2026-07-28`` and
 ``2025-11-25``: 50 runs, 39 of them OAuth), the two 2025-03-26 back-compat scenarios, and
-json-schema-2020-12-preservation at both wires: 54 runs through ``shared/peers/conformance.sh``, in two halves to
-stay within the per-test timeout. The list is read from the installed suite, so a new scored scenario is run (and
-must pass) without editing this file.
+json-schema-2020-12-preservation at both wires: 54 runs through ``shared/peers/conformance.sh``, several at a time
+(each scenario has its own test server and port). The list is read from the installed suite, so a new scored
+scenario is run (and must pass) without editing this file.
 
 ``conformance.sh`` always passes ``--spec-version``; a scenario that does not apply at that version is SKIPPED by
 the suite with exit 0, which the script would count as a pass. So every log is also read, and a skipped scenario
@@ -21,10 +21,13 @@ import os
 import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = next(
@@ -73,28 +76,40 @@ def scored() -> list[str]:
     return items + ALSO
 
 
-def run_scenarios(items: list[str], out: Path) -> str:
-    env = {**os.environ, "CONFORMANCE_OUT": str(out), "INSPECTOR_DATA_DIR": str(out / "data")}
+RUNNING_AT_ONCE = max(2, os.cpu_count() or 1)
+"""Scenarios run side by side: each has its own test server on a port of its own and a client process of its own
+(its logins kept in memory), so nothing is shared but the machine. Every one is still run."""
+
+
+def run_scenario(item: str, out: Path) -> str:
+    """Run one SCENARIO@WIRE through ``conformance.sh``; its line (``PASS ...`` or ``FAIL ...``)."""
+    env = {**os.environ, "CONFORMANCE_OUT": str(out), "INSPECTOR_DATA_DIR": str(out / "data" / item.replace("/", "_"))}
     done = subprocess.run(
-        ["bash", str(SCRIPT), CLIENT, *items], capture_output=True, text=True, env=env, timeout=580, check=False
+        ["bash", str(SCRIPT), CLIENT, item], capture_output=True, text=True, env=env, timeout=280, check=False
     )
-    print(done.stdout)
+    verdict = [line for line in done.stdout.splitlines() if line.startswith(("PASS ", "FAIL "))]
+    return verdict[0] if verdict and done.returncode == 0 else (verdict or [f"FAIL {item}: {done.stderr[-500:]}"])[0]
+
+
+def run_scenarios(items: list[str], out: Path) -> None:
+    """Run every item, ``RUNNING_AT_ONCE`` at a time; each must pass and none be skipped by the suite."""
+    with ThreadPoolExecutor(RUNNING_AT_ONCE) as pool:
+        verdicts = list(pool.map(lambda item: run_scenario(item, out), items))
+    print("\n".join(verdicts))
     skipped = [log.name for log in out.glob("*.log") if "SKIPPED: scenario" in log.read_text(errors="replace")]
     assert skipped == [], f"skipped by the suite (conformance.sh counts them as passed): {skipped}"
-    assert f"conformance: {len(items)} passed, 0 failed" in done.stdout, done.stdout + done.stderr
-    assert done.returncode == 0
-    return done.stdout
+    failed = [verdict for verdict in verdicts if not verdict.startswith("PASS ")]
+    assert failed == [], "\n".join(failed)
+    assert len(verdicts) == len(items)
 
 
-@pytest.mark.parametrize("half", [0, 1], ids=["first-half", "second-half"])
 @pytest.mark.timeout(600)
 @needs_suite[0]
 @needs_suite[1]
-def test_every_scored_client_scenario_passes(tmp_path: Path, half: int) -> None:
+def test_every_scored_client_scenario_passes(tmp_path: Path) -> None:
     items = scored()
     assert len(items) >= 54, items  # 32 at 2026-07-28, 18 at 2025-11-25, and ALSO
-    middle = len(items) // 2
-    run_scenarios(items[:middle] if half == 0 else items[middle:], tmp_path)
+    run_scenarios(items, tmp_path)
 
 
 @pytest.mark.timeout(300)
@@ -102,12 +117,17 @@ def test_every_scored_client_scenario_passes(tmp_path: Path, half: int) -> None:
 @needs_suite[1]
 def test_the_extension_grants_the_sdk_provides_pass(tmp_path: Path) -> None:
     env = {**os.environ, "INSPECTOR_DATA_DIR": str(tmp_path / "data")}
-    failed = []
-    for scenario in EXTENSIONS_PROVIDED:
+
+    def run(scenario: str) -> str | None:
+        """Why the scenario failed, or None."""
         done = subprocess.run(
             [str(NODE), str(SUITE), "client", "--command", CLIENT, "--scenario", scenario, "-o", str(tmp_path)],
             capture_output=True, text=True, env=env, timeout=120, check=False,
         )  # fmt: skip
         if done.returncode != 0 or "SKIPPED: scenario" in done.stdout:
-            failed.append(f"{scenario}: {done.stdout[-1500:]}")
+            return f"{scenario}: {done.stdout[-1500:]}"
+        return None
+
+    with ThreadPoolExecutor(RUNNING_AT_ONCE) as pool:
+        failed = [why for why in pool.map(run, EXTENSIONS_PROVIDED) if why is not None]
     assert failed == []

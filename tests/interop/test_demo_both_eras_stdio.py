@@ -19,6 +19,8 @@ from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_
 from inspector.session.session import EraMode, InspectorSession
 from inspector.transport.stdio import StdioTransport
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 DEMO = [sys.executable, "-m", "inspector.demo"]
 EXAMPLE: dict[str, Any] = json.loads(example_answers_path().read_text(encoding="utf-8"))
 

@@ -28,6 +28,8 @@ from http_interop_support import CliRun, cli_env, free_port, invoke_in_process, 
 from inspector.session.builder import build_timeline
 from inspector.session.records import raw_text
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 ELICIT_ANSWER = {"action": "accept", "content": {"name": "octocat"}}
 
 

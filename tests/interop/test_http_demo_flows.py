@@ -39,6 +39,8 @@ from inspector.session.session import EraMode, InspectorSession
 from inspector.session.timeline import Call, Timeline
 from inspector.transport.http import StreamableHttpTransport
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 BOUND_S = 60.0
 """Upper bound on a whole test's traffic: a hang fails the test instead of the suite."""
 

@@ -17,7 +17,7 @@ from oauth_support import FollowLogin, auth_config, file_store, session_for
 
 from inspector.session.session import ConnectError
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.external, pytest.mark.timeout(60)]  # (external: these tests open sockets)
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from http_interop_support import STARTUP_TIMEOUT, cli_env, run_cli, stop, wait_f
 from inspector.cli.demo_flows import example_answers_path
 from inspector.demo.flaw_names import STATE_KEY_ENV, TASK_DIR_ENV
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.external, pytest.mark.timeout(180)]  # (external: these tests start processes)
 
 BROWSER = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'fixtures' / 'oauth_browser.py'} %s"
 NO_BROWSER = {"BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""}

@@ -33,7 +33,7 @@ from inspector.session.builder import build_timeline
 from inspector.session.session import ConnectError, InspectorSession
 from inspector.session.token_store import TokenStore
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.external, pytest.mark.timeout(120)]  # (external: these tests open sockets)
 
 LOGIN_STEPS = [
     "challenge",

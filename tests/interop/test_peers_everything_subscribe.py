@@ -18,7 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from http_interop_support import EVERYTHING, NODE, missing_peer
 
 PACKAGE = "@modelcontextprotocol/server-everything"
-pytestmark = pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE)))
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE))),
+]  # (external: these tests start processes)
 UPDATED = "notifications/resources/updated"
 WATCHED = "demo://resource/static/document/architecture.md"
 

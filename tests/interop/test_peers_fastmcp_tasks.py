@@ -23,7 +23,10 @@ from http_interop_support import PEERS_CACHE, CliRun, cli_env, invoke_in_process
 VENV_PYTHON = PEERS_CACHE / "fastmcp-tasks-venv" / "bin" / "python"
 SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "fastmcp_tasks_server.py"
 INSTALL = f"python3 -m venv {VENV_PYTHON.parents[1]} && {VENV_PYTHON.parent}/pip install fastmcp-tasks==4.1.4"
-pytestmark = pytest.mark.skipif(not VENV_PYTHON.is_file(), reason=f"fastmcp-tasks is not installed: {INSTALL}")
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(not VENV_PYTHON.is_file(), reason=f"fastmcp-tasks is not installed: {INSTALL}"),
+]  # (external: these tests open sockets and start processes)
 STDIO = f"{VENV_PYTHON} {SERVER}"
 APPROVAL = {"elicitation/create": {"action": "accept", "content": {"approved": True}}}
 """fastmcp's in-task input keys are ``<taskId>:<hex>``: an answers file names them by method."""

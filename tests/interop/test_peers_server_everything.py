@@ -35,7 +35,10 @@ from http_interop_support import (
 )
 
 PACKAGE = "@modelcontextprotocol/server-everything"
-pytestmark = pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE)))
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE))),
+]  # (external: these tests start processes)
 
 ELICITED = {"name": "Ada Lovelace", "check": True, "email": "ada@example.com", "integer": 7}
 ANSWERS = {"elicitation/create": {"action": "accept", "content": ELICITED}}

@@ -40,7 +40,10 @@ from http_interop_support import (
 )
 
 PACKAGE = "@modelcontextprotocol/server"
-pytestmark = pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE)))
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(missing_peer(PACKAGE) is not None, reason=str(missing_peer(PACKAGE))),
+]  # (external: these tests start processes)
 
 CONFIRM = {"action": "accept", "content": {"confirm": True}}
 ANSWERS = {"confirm": CONFIRM, "elicitation/create": CONFIRM}

@@ -14,9 +14,12 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from http_interop_support import CliRun, cli_env, start_many
+from printed_text import says
 
 from inspector.cli import app
 from inspector.cli.lab_commands import pair_calls
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 WORK_ITEM = ["--call", "update_work_item", "--args", '{"workItemId": 7, "fields": {}}']
 TASK_TOOLS = ["--call", "deploy_release", "--args", '{"version": "1.2"}', "--call", "nightly_build"]
@@ -46,7 +49,7 @@ def test_each_args_belongs_to_the_call_before_it() -> None:
 def test_usage_errors_exit_2_and_say_what_is_wrong(args: list[str], said: str) -> None:
     result = CliRunner().invoke(app, ["lab", *args, "--no-record"])
     assert result.exit_code == 2, result.output
-    assert said in " ".join(result.stderr.split())
+    assert says(result.stderr, said), result.stderr
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ from inspector.session.outcome import EXIT_CONNECT
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport, PeerStreams
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 
 async def _crash_on_first_request(streams: PeerStreams) -> int:
     await streams.stdin.readline()

@@ -26,6 +26,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from http_interop_support import NODE, PEERS_CACHE, CliRun, cli_env, missing_peer, node_http_peer, start_many
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FASTMCP_PYTHON = PEERS_CACHE / "fastmcp-tasks-venv" / "bin" / "python"
 SHARED_KEY = "s" * 48

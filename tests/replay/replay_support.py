@@ -7,6 +7,7 @@ from __future__ import annotations
 import selectors
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -77,6 +78,8 @@ def http_server(argv: list[str]) -> Iterator[str]:
                 if " on http://" in line:
                     url = line.strip().rsplit(" ", 1)[-1]
         assert url is not None, f"the server did not print its URL (exit code {process.poll()})"
+        # (a server shared by several tests logs on: its stderr is read to the end, so a full pipe never stalls it)
+        threading.Thread(target=process.stderr.read, daemon=True).start()
         yield url
     finally:
         stop(process)

@@ -17,6 +17,7 @@ import shlex
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ from inspector.answers.build import build_answer_source
 from inspector.cli.wiring import build_session
 from inspector.replay import export_call, timeline_from_recording
 from inspector.targets.target import Target
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 HOSTILE_NAMES = [
@@ -106,11 +109,17 @@ def test_python_exports_parse_and_run_only_the_mcp_call(tmp_path: Path) -> None:
     assert sorted(_names_the_server_got(transcript)) == sorted(HOSTILE_NAMES), "each script made its one call"
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=range(len(HOSTILE_NAMES)))
-def test_curl_exports_are_one_command_with_the_recorded_arguments(name: str, tmp_path: Path) -> None:
-    recording = tmp_path / "http.jsonl"
+@pytest.fixture(scope="module")
+def demo_url() -> Iterator[str]:
+    """One demo HTTP server for every curl case (each call is a request of its own: the server keeps nothing)."""
     with http_server(DEMO) as url:
-        called = invoke("call", name, "--server", url, "--record", str(recording), "--on-missing", "decline")
+        yield url
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=range(len(HOSTILE_NAMES)))
+def test_curl_exports_are_one_command_with_the_recorded_arguments(name: str, demo_url: str, tmp_path: Path) -> None:
+    recording = tmp_path / "http.jsonl"
+    called = invoke("call", name, "--server", demo_url, "--record", str(recording), "--on-missing", "decline")
     assert recording.exists(), f"exit {called.exit_code}, no recording: {called.stderr[-1500:]} {called.exception!r}"
     timeline, _ = timeline_from_recording(recording)
     (call,) = [c for c in timeline.calls if c.method == "tools/call"]

@@ -15,6 +15,8 @@ from replay_support import DEMO, http_server, invoke
 from inspector.replay import export_call, load_recording, timeline_from_recording
 from inspector.replay.export import ExportError
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 ANSWERS = str(Path(__file__).parents[2] / "inspector" / "demo" / "answers.json")
 WEATHER = 3
 """server/discover, tools/list, then the get_weather call."""

@@ -11,6 +11,8 @@ from inspector.replay import load_recording, timeline_from_recording
 from inspector.session.session import EraMode
 from inspector.session.timeline import Timeline
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 
 def assert_same(replayed: Timeline, live: Timeline) -> None:
     """The whole model is equal, and the parts the issue names are checked one by one for a readable failure."""

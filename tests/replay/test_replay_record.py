@@ -13,6 +13,8 @@ from replay_support import CHANGED, DEMO, http_server, invoke
 from inspector.replay import store
 from inspector.replay.steps import print_steps
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 
 def _recordings(data_dir: Path) -> list[Path]:
     return sorted((data_dir / "recordings").glob("*.jsonl"))

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from replay_support import CHANGED, DEMO, http_server, invoke
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 DEMO_SPEC = shlex.join(DEMO)
 CHANGED_SPEC = shlex.join(CHANGED)
@@ -123,30 +126,29 @@ def test_a_live_json_rpc_error_exits_4_and_a_server_that_does_not_start_exits_3(
     assert "error:" in gone.stderr
 
 
-@pytest.mark.parametrize("era", ["auto", "legacy"])
-def test_rerun_over_http_in_both_eras(tmp_path: Path, era: str) -> None:
-    path = tmp_path / "http.jsonl"
+@pytest.fixture(scope="module")
+def demo_url() -> Iterator[str]:
+    """The demo over HTTP, for both eras' cases (each session of its own: the server keeps nothing between them)."""
     with http_server(DEMO) as url:
-        recorded = invoke(
-            "call",
-            "get_weather",
-            "--args",
-            '{"location": "Paris"}',
-            "--server",
-            url,
-            "--era",
-            era,
-            "--answers",
-            "inspector/demo/answers.json",
-            "--record",
-            str(path),
-        )
-        assert recorded.exit_code == 0, recorded.stderr
-        same = invoke("replay", str(path), "--against", url, "--no-record")
+        yield url
+
+
+@pytest.fixture(scope="module")
+def changed_url() -> Iterator[str]:
+    with http_server(CHANGED) as url:
+        yield url
+
+
+@pytest.mark.parametrize("era", ["auto", "legacy"])
+def test_rerun_over_http_in_both_eras(tmp_path: Path, era: str, demo_url: str, changed_url: str) -> None:
+    path = tmp_path / "http.jsonl"
+    args = ("--args", '{"location": "Paris"}', "--era", era, "--answers", "inspector/demo/answers.json")
+    recorded = invoke("call", "get_weather", *args, "--server", demo_url, "--record", str(path))
+    assert recorded.exit_code == 0, recorded.stderr
+    same = invoke("replay", str(path), "--against", demo_url, "--no-record")
     assert same.exit_code == 0, same.stdout
     assert "all match: 1 call re-run" in same.stdout
-    with http_server(CHANGED) as url:
-        changed = invoke("replay", str(path), "--against", url, "--no-record")
+    changed = invoke("replay", str(path), "--against", changed_url, "--no-record")
     assert changed.exit_code == 0, changed.stdout  # get_weather did not change; only add did
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from session_support import Live, comparable, live_session, read_jsonl
 
 from inspector.headless.load_runner import LET_GO_EVERY, run_load
@@ -15,6 +16,8 @@ from inspector.session.outcome import Outcome
 from inspector.session.records import raw_text
 from inspector.session.timeline import Call, Timeline
 from inspector.session.timeline_events import RoundStarted
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 BOUND_S = 20.0
 """Upper bound on any one wait in these tests: a hang fails the test instead of the suite timing out."""

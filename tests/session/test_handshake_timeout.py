@@ -11,6 +11,8 @@ from inspector.answers.build import build_answer_source
 from inspector.session.session import ConnectError, InspectorSession
 from inspector.transport.stdio import StdioTransport
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 SILENT = [sys.executable, "-c", "import sys\nfor line in sys.stdin:\n    pass"]
 """A server that reads every request and never answers any."""
 

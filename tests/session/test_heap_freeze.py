@@ -10,9 +10,12 @@ import gc
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from session_support import live_session
 
 from inspector.session.heap import FreezingHeap
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 
 def _walked(objects: Sequence[object]) -> int:

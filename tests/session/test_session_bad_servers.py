@@ -17,6 +17,8 @@ from session_support import Live, bad_wire, finding_codes, live_session
 from inspector.session.outcome import Outcome
 from inspector.session.timeline_events import RoundStarted
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 NAME_ANSWER = {"action": "accept", "content": {"name": "octocat"}}
 BOUND_S = 20.0
 """Upper bound on any one call in these tests: a hang fails the test instead of the suite timing out."""

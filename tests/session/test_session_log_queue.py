@@ -11,6 +11,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from session_support import live_session
 
 from inspector.session import records
@@ -18,6 +19,8 @@ from inspector.session.connection import _poll_until_done
 from inspector.session.recorder import Recorder
 from inspector.session.records import raw_text
 from inspector.session.session_log import SessionLog
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 BOUND_S = 10.0
 

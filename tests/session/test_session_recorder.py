@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from session_support import BAD_SERVER, live_session, read_jsonl
 
 from inspector.answers.build import build_answer_source
@@ -22,6 +23,8 @@ from inspector.session.records import raw_text
 from inspector.session.session_log import SessionLog
 from inspector.session.timeline_events import CallFinished, RoundStarted, TimelineEvent
 from inspector.targets.target import Target
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 
 def on_disk(path: Path) -> list[dict[str, Any]]:

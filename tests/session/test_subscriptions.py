@@ -8,9 +8,13 @@ import asyncio
 import sys
 from pathlib import Path
 
+import pytest
+
 from inspector.answers.build import build_answer_source
 from inspector.session.session import InspectorSession
 from inspector.transport.stdio import StdioTransport
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 SERVER = [sys.executable, str(Path(__file__).resolve().parents[1] / "fixtures" / "listen_server.py")]
 ASKED = {"toolsListChanged": True, "resourceSubscriptions": ["demo://watched"], "taskIds": ["t-1"]}

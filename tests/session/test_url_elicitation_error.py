@@ -5,12 +5,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from inspector.answers.scripted import parse_answers
 from inspector.session.builder import build_timeline
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.session import InspectorSession
 from inspector.transport.stdio import StdioTransport
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
 SERVER = [sys.executable, str(Path(__file__).parents[1] / "fixtures" / "url_elicit_server.py")]
 

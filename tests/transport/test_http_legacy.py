@@ -21,6 +21,8 @@ from inspector.transport.base import Closed, HttpExchange, OutgoingMessage, Rece
 from inspector.transport.http import StreamableHttpTransport
 from inspector.transport.http_channel import HttpChannel
 
+pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

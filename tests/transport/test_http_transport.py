@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
     from transport_http_server import FixtureHttpServer
 
+pytestmark = pytest.mark.external  # (these tests open sockets: not in --fast-lane)
+
+
 MODERN = "2026-07-28"
 
 

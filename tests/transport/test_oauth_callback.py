@@ -12,7 +12,7 @@ import pytest
 
 from inspector.transport.oauth.callback import CallbackPortTaken, LoopbackCallback
 
-pytestmark = pytest.mark.timeout(30)
+pytestmark = [pytest.mark.external, pytest.mark.timeout(30)]  # (external: these tests open sockets)
 
 
 def listening(port: int) -> bool:

@@ -22,6 +22,8 @@ from inspector.transport.base import (
 )
 from inspector.transport.stdio import StdioTimeouts, StdioTransport
 
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
 if TYPE_CHECKING:
     from pathlib import Path
 

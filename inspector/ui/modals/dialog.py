@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer
 
 from inspector.ui.key_hold import hold_keys
+from inspector.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -52,7 +52,7 @@ class Dialog(ModalScreen[ResultT]):
         with Vertical(classes="dialog") as box:
             box.border_title = self.box_title()
             yield from self.compose_body()
-        yield Footer()
+        yield KeyFooter()
 
     def box_title(self) -> str | Text:
         """The box's border title."""

@@ -20,7 +20,7 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from inspector.headless.auth_render import title
 from inspector.protocol.sanitize import has_hidden
@@ -29,6 +29,7 @@ from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.modals.url_check import analyse, url_text
 from inspector.ui.safe_text import clean, one_line
 from inspector.ui.widgets.auth_steps import AuthSteps
+from inspector.ui.widgets.key_footer import KeyFooter
 from inspector.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class AuthScreen(Screen[None]):
         yield Static("", id="auth-paste-note")
         with VerticalScroll(id="auth-steps-box"):
             yield AuthSteps(id="auth-steps")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#auth-url-box").border_title = "Open this address in a browser · it is never fetched here"

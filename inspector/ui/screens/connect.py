@@ -13,13 +13,14 @@ from textual import on
 from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import one_line
+from inspector.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -69,7 +70,7 @@ class ConnectScreen(Screen[Target]):
             yield Static("", id="connect-error", markup=False)
             yield OptionList(id="connect-list")
             yield Static("", id="connect-problems", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         recent = known_targets.load_recent(self.config_dir)

@@ -20,7 +20,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input
+from textual.widgets import DataTable, Input
 
 from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
 from inspector.replay.loader import RecordingError, load_recording
@@ -33,6 +33,7 @@ from inspector.ui.lab_port import LabFactory, LabRefused
 from inspector.ui.recorded import Recording
 from inspector.ui.safe_text import clean
 from inspector.ui.widgets.catalog import Catalog
+from inspector.ui.widgets.key_footer import KeyFooter
 from inspector.ui.widgets.lab_form import LabForm
 from inspector.ui.widgets.lab_rows import LabTable, LabText, detail_text, questions_table, summary_text
 from inspector.ui.widgets.title_bar import TitleBar
@@ -132,7 +133,7 @@ class LabScreen(Screen[None]):
                 yield LabText(DETAIL_NOTE, id="lab-detail")
             with VerticalScroll(id="lab-questions-box", can_focus=False):
                 yield LabText(QUESTIONS_NOTE, id="lab-questions")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(LabTable).border_title = "Checks, as each completes"

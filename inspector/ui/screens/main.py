@@ -18,7 +18,6 @@ from textual import on, work
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from inspector.session.timeline import Timeline
 from inspector.ui.bridge import (
@@ -49,6 +48,7 @@ from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
 from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import item_document
+from inspector.ui.widgets.key_footer import KeyFooter
 from inspector.ui.widgets.listen_panel import ListenPanel
 from inspector.ui.widgets.query_box import FilterBox
 from inspector.ui.widgets.request_state import RequestStatePanel
@@ -133,7 +133,7 @@ class MainScreen(Screen[None]):
                     yield RequestStatePanel(id="state")
                     yield ListenPanel(id="listen")
             yield Console(id="console")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def timeline(self) -> Timeline:

@@ -6,18 +6,23 @@
    and time until the timeline pane's first line is painted. (Opening a recording of N calls adds the time to
    build its timeline: see bench_tui.py.)
 
-Usage: python tests/perf/bench_startup.py [--runs N]
+The default run (5 starts of each) takes about 18 s on the 2-core development machine; the first line says how long
+a run will take from its options. Longer: more ``--runs``.
+
+Usage: python tests/perf/bench_startup.py [--runs 5]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Final
+
+from perf_support import announce, arguments
 
 DISCOVER = {
     "jsonrpc": "2.0",
@@ -54,6 +59,8 @@ app = InspectorApp(None, Target.from_spec("demo", name="demo"), session=session)
 app.run(headless=True, size=(160, 45))
 """
 PERF = Path(__file__).parent
+SECONDS_PER_RUN: Final = 3.5
+"""A demo server's start and a TUI's start on the 2-core development machine, for the first line's estimate."""
 
 
 def demo_start() -> float:
@@ -86,9 +93,10 @@ def tui_start() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    announce("bench_startup", runs * SECONDS_PER_RUN, f"{runs} runs x 2 processes started", "--runs")
     demo = [demo_start() for _ in range(runs)]
     tui = [tui_start() for _ in range(runs)]
     print(f"demo server start (spawn -> server/discover answered): median {statistics.median(demo) * 1000:.0f} ms")

@@ -5,12 +5,13 @@
 3. a bare synchronous pipe loop (write a line, read a line): the ceiling for any client.
 
 Prints the three rates and the two ratios the issue names (inspector / SDK >= 2.5, inspector / bare >= 0.4).
-Usage: python tests/perf/bench_stdio.py [--calls N] [--rounds R]
+The default run (2,000 calls a run, best of 7 rounds) takes about 15 s on the 2-core development machine; the first
+line says how long a run will take from its options. Longer: more ``--rounds`` or ``--calls``.
+Usage: python tests/perf/bench_stdio.py [--calls 2000] [--rounds 7]
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import shlex
@@ -20,11 +21,20 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 import uvloop
+from perf_support import announce, arguments
 
 SERVER = [sys.executable, str(Path(__file__).with_name("echo_server.py"))]
 ARGS = {"text": "hello"}
+SECONDS_PER_CALL: Final = 0.0008
+"""What a call of each of the three clients together costs on the 2-core development machine (the SDK's is most of
+it), for the first line's estimate."""
+SECONDS_PER_ROUND: Final = 0.5
+"""What a round costs there besides its calls: three servers started, two sessions opened and closed."""
+SECONDS_TO_START: Final = 1.0
+"""The imports (the inspector's and the SDK's, on first use)."""
 
 
 def bare_pipe(calls: int) -> float:
@@ -84,10 +94,16 @@ async def sdk_client(calls: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=7, help="repeat each measurement and keep the best")
     opts = parser.parse_args()
+    announce(
+        "bench_stdio",
+        SECONDS_TO_START + opts.rounds * (SECONDS_PER_ROUND + opts.calls * SECONDS_PER_CALL),
+        f"{opts.rounds} rounds x 3 clients x {opts.calls} calls",
+        "--rounds/--calls",
+    )
     runs: dict[str, list[float]] = {"inspector": [], "sdk": [], "bare": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(opts.rounds):

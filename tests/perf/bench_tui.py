@@ -11,7 +11,10 @@ Then the same figures for a recording opened offline, as ``inspector replay FILE
 of N ``add`` calls (``bench_replay.synthesise``, the records a live session writes) is read and rebuilt into its
 Timeline ("build timeline" is that load), and "first paint" runs from the start of the load to the first painted
 timeline line of the read-only main screen (no session, no server).
-Run: ``python tests/perf/bench_tui.py [SIZES...]``.
+
+The default run (100 and 10,000 calls) takes about 20 s on the 2-core development machine; the first line says how
+long a run will take from the sizes. Larger sizes are the slow mode (100,000 calls: about 80 s more).
+Run: ``python tests/perf/bench_tui.py [SIZES...]`` (default: 100 10000).
 """
 
 from __future__ import annotations
@@ -19,14 +22,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import statistics
-import sys
 import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import Any, Final
 
 from bench_replay import synthesise
-from perf_support import session_with_calls
+from perf_support import announce, arguments, session_with_calls
 
 from inspector.replay.loader import load_recording
 from inspector.targets.target import Target
@@ -37,6 +39,11 @@ from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)
+SECONDS_PER_CASE: Final = 3.0
+"""What one size costs, live or replayed, besides its calls, on the 2-core development machine (the app's start and
+close, five page-downs through the pilot), for the first line's estimate."""
+SECONDS_PER_CALL: Final = 0.0007
+"""What a call costs there, live (the session's calls) and replayed (the recording synthesised and loaded) together."""
 painted: dict[str, Any] = {"first": None, "lines": 0}
 _original = TimelineView.render_line
 
@@ -147,4 +154,13 @@ async def row(calls: int, folder: Path, *, replay: bool) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main([int(a) for a in sys.argv[1:]] or [100, 10_000]))
+    parser = arguments(__doc__)
+    parser.add_argument("sizes", nargs="*", type=int, default=[100, 10_000], help="session sizes, in calls")
+    sizes = parser.parse_args().sizes
+    announce(
+        "bench_tui",
+        2 * len(sizes) * SECONDS_PER_CASE + sum(sizes) * SECONDS_PER_CALL,
+        f"{', '.join(map(str, sizes))} calls, each live and replayed",
+        "SIZES",
+    )
+    asyncio.run(main(sizes))

@@ -1,4 +1,9 @@
-"""What only the TUI benchmarks need: in-process peers for the memory transport, and a real session full of calls.
+"""What the benchmarks share: how a run says how long it will take, and the TUI benchmarks' in-process peers.
+
+Every script's first line is ``announce``'s estimate of its run, computed from the options it was given (from unit
+costs measured on the 2-core development machine), printed before any slow work; it ends with the time the run took.
+Each script's default run takes under 2 minutes; its slow modes (more rounds, longer runs, bigger sizes, callgrind
+from the process start) are options, listed in its module docstring (``--help`` prints it, via ``arguments``).
 
 ``echo_peer`` answers as ``echo_server.py`` does (the benchmarks' fixed point: no validation, no logging), in this
 process; its ``work`` tool asks one question per round for two rounds, carrying a requestState, before it answers.
@@ -8,8 +13,10 @@ process; its ``work`` tool asks one question per round for two rounds, carrying 
 
 from __future__ import annotations
 
+import atexit
 import json
-from typing import Any, Final
+import time
+from typing import TYPE_CHECKING, Any, Final
 
 from echo_server import reply
 
@@ -17,6 +24,35 @@ from inspector.answers.base import Answer
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.session import InspectorSession
 from inspector.transport.memory import MemoryTransport, PeerStreams, StepClock
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def arguments(doc: str | None) -> argparse.ArgumentParser:
+    """A benchmark's parser, with its module docstring as the help, kept as written: that is where its default run's
+    length and its slow modes are described."""
+    import argparse  # here, not at the top: bench_startup's TUI probe imports this module and times its start
+
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def span(seconds: float) -> str:
+    """A duration as a person reads it in an estimate: seconds up to two minutes, then minutes."""
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def announce(script: str, seconds: float, parts: str, knobs: str) -> None:
+    """Print the run's estimate as the first line (flushed: it must show before the slow work does), and at exit
+    how long the run took, in seconds beside the estimate's, so an estimate that has drifted from the machine shows."""
+    began = time.perf_counter()
+    print(f"{script}: about {span(seconds)} ({parts}); set by {knobs}", flush=True)
+
+    def took() -> None:
+        print(f"{script}: took {time.perf_counter() - began:.0f} s (estimated {seconds:.0f} s)", flush=True)
+
+    atexit.register(took)
+
 
 ASK: Final = {
     "method": "elicitation/create",

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
-from inspector.cli.run import connect_or_report, error_console, run_and_exit, say_recorded
+from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
+from inspector.headless.listing import listing_table
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
 from inspector.protocol.methods import CATALOG
@@ -45,18 +46,31 @@ def call(
 
 @connects(Group.SERVER, Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS, Group.LOGIN)
 def list_(
-    kind: Annotated[str, typer.Argument(help="tools, prompts, resources or templates.")], *, opts: ConnectOptions
+    kind: Annotated[str, typer.Argument(help="tools, prompts, resources or templates.")],
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Send the list request even if the server did not declare the capability."),
+    ] = False,
+    *,
+    opts: ConnectOptions,
 ) -> None:
-    """List the server's tools, prompts, resources or resource templates (every page)."""
+    """List the server's tools, prompts, resources or resource templates (every page): the timeline, then a table of
+    what was listed (names whole, the description cut to the width); --json gives the items in full. A kind the
+    server did not declare is not asked for (exit 7; --force asks anyway)."""
     if kind not in CATALOG:
         *others, last = CATALOG
         raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
     listing = CATALOG[kind]
 
     async def operation(session: InspectorSession) -> Outcome:
+        if not force and not session.timeline.offers(listing.kind):
+            raise NotOffered(listing.list_method, listing.capability, session.timeline.server_capabilities)
         return await session.list_all(listing.kind)
 
-    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source())
+    def table(outcome: Outcome, width: int) -> RenderableType:
+        return listing_table(listing.kind, outcome.result, width)
+
+    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source(), show_result=table)
 
 
 @connects(*ONE_CALL)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from inspector.answers.base import AnswerSource
@@ -18,9 +18,10 @@ from inspector.cli.wiring import SessionSettings, build_session, login_config, r
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
+from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.redact import Redactor
 from inspector.protocol.sanitize import clean
-from inspector.session.outcome import EXIT_CONNECT, Outcome
+from inspector.session.outcome import EXIT_CONNECT, EXIT_NOT_OFFERED, Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
 from inspector.transport.base import TransportStartError
@@ -29,6 +30,31 @@ if TYPE_CHECKING:
     from inspector.transport.oauth.config import AuthConfig
 
 Operation = Callable[[InspectorSession], Awaitable[Outcome]]
+
+
+class NotOffered(Exception):
+    """An operation's request was not sent: the server did not declare the capability it needs."""
+
+    def __init__(self, method: str, capability: str, declared: JsonObject | None) -> None:
+        names = ", ".join(sorted(declared or {})) or "nothing"
+        super().__init__(f"the server did not declare {capability!r}, so {method} was not sent (it declared: {names})")
+        self.method, self.capability, self.declared = method, capability, declared
+
+    def document(self) -> dict[str, Any]:
+        """What ``--json`` prints instead of a call's document."""
+        return {
+            "status": "not-offered",
+            "method": self.method,
+            "capability": self.capability,
+            "declared": sorted(self.declared or {}),
+            "detail": str(self),
+            "hint": NOT_OFFERED_HINT,
+        }
+
+
+NOT_OFFERED_HINT = "--force sends it anyway, to see what the server answers"
+ShowResult = Callable[[Outcome, int], RenderableType]
+"""What a command prints of its completed call's result after the timeline, given the terminal's width."""
 
 
 def error_console() -> Console:
@@ -82,6 +108,7 @@ def run_and_exit(
     target: Target | None = None,
     answers: AnswerSource | None = None,
     show_all_calls: bool = False,
+    show_result: ShowResult | None = None,
 ) -> NoReturn:
     """Run one headless operation with the options its command was given (``target`` and ``answers`` when the
     command chose them itself); exit with its code."""
@@ -99,6 +126,7 @@ def run_and_exit(
             as_json=opts.as_json,
             settings=opts.session_settings(),
             show_all_calls=show_all_calls,
+            show_result=show_result,
         )
     )
     raise typer.Exit(code)
@@ -116,17 +144,30 @@ async def run_operation(
     show_all_calls: bool = False,
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
     auth: AuthConfig | None = None,
+    show_result: ShowResult | None = None,
 ) -> int:
-    """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit."""
+    """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit.
+    ``show_result``: what the printed timeline is followed by when the call completed (``list``'s table)."""
     session = build_session(target, answers, era=era, record=record, auth=auth, **(settings or {}))
     ProgressLines(error_console()).attach(session.timeline)
+    refused: NotOffered | None = None
     try:
         if not await connect_or_report(session, as_json=as_json):
             say_recorded(record)
             return EXIT_CONNECT
-        outcome = await operation(session)
+        try:
+            outcome = await operation(session)
+        except NotOffered as why:
+            refused = why
     finally:
         await session.close()
+    if refused is not None:
+        if as_json:
+            sys.stdout.write(json.dumps(refused.document(), ensure_ascii=False, indent=2) + "\n")
+        else:
+            say_error(str(refused), NOT_OFFERED_HINT, redactor=session.redactor)
+        say_recorded(record)
+        return EXIT_NOT_OFFERED
     if as_json:
         doc = outcome_document(outcome, session.timeline, **(extra(outcome) if extra else {}))
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
@@ -138,6 +179,8 @@ async def run_operation(
         said = outcome.detail if outcome.status != "complete" else ""
         shown = None if show_all_calls else [*logins, call]
         print_timeline(console, session.timeline, calls=shown, leave_out=said)
+        if show_result is not None and outcome.ok:
+            console.print(show_result(outcome, console.width))
         if outcome.status != "complete" and outcome.detail:
             say_error(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor

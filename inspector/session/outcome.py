@@ -23,6 +23,9 @@ EXIT_CODES: dict[CallStatus, int] = {
 }
 """0 complete, 1 tool result isError, 2 usage (typer), 3 connection/transport failure, 4 JSON-RPC error,
 5 input needed but no answer available, 6 round cap hit."""
+EXIT_NOT_OFFERED: Final = 7
+"""The headless CLI's exit code when the server did not declare what the command needs (``list prompts`` against a
+server without ``prompts``): nothing was sent; ``--force`` sends it anyway."""
 
 
 @message_value

@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.session.http_info import HttpInfo
 from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
@@ -361,6 +362,12 @@ class Timeline:
     connected: bool = False
     disconnect_reason: str | None = None
     listeners: list[TimelineListener] = field(default_factory=list, compare=False, repr=False)
+
+    def offers(self, kind: CatalogKind) -> bool:
+        """Whether the server declared the capability that offers ``kind``: what the TUI's catalog and ``inspector
+        list`` ask before sending a list request (None declared, as before the handshake: assumed offered)."""
+        caps = self.server_capabilities
+        return caps is None or CATALOG[kind].capability in caps
 
     def subscribe(self, listener: TimelineListener) -> Callable[[], None]:
         """Call ``listener`` for every later event; returns an unsubscribe function."""

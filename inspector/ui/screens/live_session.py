@@ -14,7 +14,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.envelope import client_capabilities
-from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
+from inspector.protocol.methods import CATALOG_KINDS, CatalogKind
 from inspector.targets import known as known_targets
 from inspector.ui.interactive_answers import calling
 from inspector.ui.resend import SwitchableAnswers
@@ -82,8 +82,7 @@ class LiveSession:
 
     def offers(self, kind: CatalogKind) -> bool:
         """Whether the server declared the capability that offers ``kind`` (or declared nothing we know of)."""
-        caps = self._session().timeline.server_capabilities
-        return caps is None or CATALOG[kind].capability in caps
+        return self._session().timeline.offers(kind)
 
     async def catalog(self) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]:
         """Each catalog kind, listed (every page), as it comes back; None for a kind the server did not declare,

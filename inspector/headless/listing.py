@@ -1,0 +1,119 @@
+"""What ``inspector list KIND`` prints after its timeline: every item listed (every page), one row each.
+
+A person running ``inspector list tools`` wants the tools: their names whole (a name is what they type next), a
+title, the required arguments, and as much of the description as the width leaves (cut, never wrapped, so each item
+stays one row); resources and templates show their URI and MIME type instead of arguments. Server text is hostile:
+every cell goes through ``sanitize.one_line`` into a ``Text``, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import CATALOG, CatalogKind
+from inspector.protocol.sanitize import one_line
+
+CELL_LIMIT: Final = 2000
+"""No cell holds more than this (a description of megabytes is cut before it reaches the table)."""
+
+
+def _text(value: object) -> str:
+    return one_line(value, CELL_LIMIT) if isinstance(value, str) else ""
+
+
+def _required_arguments(item: JsonObject) -> str:
+    """A tool's required input properties, or a prompt's required arguments, in the order given."""
+    schema = item.get("inputSchema")
+    if isinstance(schema, dict):
+        required = schema.get("required")
+        return (
+            ", ".join(_text(name) for name in required if isinstance(name, str)) if isinstance(required, list) else ""
+        )
+    arguments = item.get("arguments")
+    if isinstance(arguments, list):
+        return ", ".join(
+            _text(arg.get("name")) for arg in arguments if isinstance(arg, dict) and arg.get("required") is True
+        )
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a kind's table: its heading, how a cell is read from an item, and whether it gives way."""
+
+    heading: str
+    cell: Callable[[JsonObject], str]
+    shrinks: bool = False
+    """Cut to the width left (the description); the others are never cut (a name folds rather than loses its end)."""
+
+
+def _field(name: str) -> Callable[[JsonObject], str]:
+    return lambda item: _text(item.get(name))
+
+
+COLUMNS: Final[dict[CatalogKind, tuple[Column, ...]]] = {
+    "tools": (
+        Column("name", _field("name")),
+        Column("title", _field("title")),
+        Column("required", _required_arguments),
+        Column("description", _field("description"), shrinks=True),
+    ),
+    "prompts": (
+        Column("name", _field("name")),
+        Column("title", _field("title")),
+        Column("required", _required_arguments),
+        Column("description", _field("description"), shrinks=True),
+    ),
+    "resources": (
+        Column("name", _field("name")),
+        Column("uri", _field("uri")),
+        Column("mime type", _field("mimeType")),
+        Column("description", _field("description"), shrinks=True),
+    ),
+    "templates": (
+        Column("name", _field("name")),
+        Column("uri template", _field("uriTemplate")),
+        Column("mime type", _field("mimeType")),
+        Column("description", _field("description"), shrinks=True),
+    ),
+}
+
+
+DESCRIPTION_MIN: Final = 12
+"""The description's least width: below it the other columns fold instead (a name is never cut, only folded)."""
+
+
+def listing_table(kind: CatalogKind, result: JsonObject | None, width: int) -> RenderableType:
+    """The items of a list result as a table ``width`` columns wide at most, with a count under it (``3 tools``);
+    ``no tools`` when the list is empty."""
+    found = (result or {}).get(CATALOG[kind].items_field)
+    items = [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+    count = Text(f"{len(items)} {kind}" if items else f"no {kind}", style="dim")
+    if not items:
+        return count
+    columns = COLUMNS[kind]
+    rows = [[column.cell(item) for column in columns] for item in items]
+    # A column nobody filled in (no tool has a title) is left out rather than shown empty.
+    shown = [i for i, column in enumerate(columns) if any(row[i] for row in rows)]
+    natural = {i: max(cell_len(columns[i].heading), *(cell_len(row[i]) for row in rows)) for i in shown}
+    gaps = 2 * (len(shown) - 1)
+    fixed = sum(natural[i] for i in shown if not columns[i].shrinks)
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
+    for i in shown:
+        column = columns[i]
+        if column.shrinks:
+            room = max(width - fixed - gaps, DESCRIPTION_MIN)
+            table.add_column(column.heading, no_wrap=True, overflow="ellipsis", width=min(room, natural[i]))
+        else:
+            table.add_column(column.heading, overflow="fold", style="cyan" if i == 0 else None)
+    for row in rows:
+        table.add_row(*(Text(row[i]) for i in shown))
+    return Group(table, count)

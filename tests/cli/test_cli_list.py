@@ -1,0 +1,63 @@
+"""``inspector list KIND`` as a real process: it prints what it listed (a table with every name whole, whatever the
+width), and asks nothing of a server that did not declare the kind (exit 7, saying what the server declared)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_support import BAD_SERVER, DEMO_TOOLS, ENTRY
+from printed_text import says
+
+pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
+
+
+def inspector(*args: str, columns: int = 80, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``inspector ARGS`` as a real process printing to a terminal ``columns`` wide."""
+    return subprocess.run(
+        [sys.executable, "-c", ENTRY, *args, "--no-record"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "COLUMNS": str(columns), **(env or {})},
+    )
+
+
+@pytest.mark.parametrize("columns", [80, 160])
+def test_list_tools_prints_every_tool_by_its_whole_name(columns: int) -> None:
+    done = inspector("list", "tools", "--demo", columns=columns)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.split()}
+    assert set(DEMO_TOOLS) <= set(rows), done.stdout
+    assert rows["add"].split()[1:3] == ["a,", "b"], "the required arguments follow the name"
+    assert all(len(line) <= columns for line in done.stdout.splitlines()), "the table fits the terminal"
+    assert f"{len(DEMO_TOOLS) + 2} tools" in done.stdout, "with the two task tools, and counted"
+
+
+def test_list_resources_shows_the_uri_and_type_and_json_keeps_the_items() -> None:
+    done = inspector("list", "resources", "--demo")
+    assert done.returncode == 0, done.stderr
+    assert "demo://about" in done.stdout and "text/markdown" in done.stdout and "1 resources" in done.stdout
+    doc = json.loads(inspector("list", "resources", "--demo", "--json").stdout)
+    assert [item["uri"] for item in doc["result"]["resources"]] == ["demo://about"]
+
+
+def test_a_kind_the_server_did_not_declare_is_not_asked_for(tmp_path: Path) -> None:
+    transcript = tmp_path / "transcript.jsonl"
+    server = f"{sys.executable} {BAD_SERVER} ok"
+    env = {"BAD_SERVER_TRANSCRIPT": str(transcript)}
+    refused = inspector("list", "prompts", "--server", server, env=env)
+    assert refused.returncode == 7, refused.stderr
+    assert says(refused.stderr, "did not declare 'prompts', so prompts/list was not sent (it declared: tools)")
+    assert says(refused.stderr, "--force")
+    sent = [json.loads(line["raw"]).get("method") for line in map(json.loads, transcript.read_text().splitlines())]
+    assert "prompts/list" not in sent and "server/discover" in sent
+    forced = inspector("list", "prompts", "--server", server, "--force", env=env)
+    assert forced.returncode == 4 and "-32601" in forced.stdout, "asked anyway, the server's error is shown"
+    document = json.loads(inspector("list", "prompts", "--server", server, "--json").stdout)
+    assert document["status"] == "not-offered" and document["declared"] == ["tools"]

@@ -50,11 +50,23 @@ def _load(path: Path) -> Loaded:
         raise typer.Exit(2) from None
 
 
+PROBLEMS_SHOWN = 5
+"""The problems of each severity said one by one; the rest are counted (a damaged file of thousands of lines must not
+bury the timeline: ``--json`` lists every one)."""
+
+
 def _say_problems(problems: list[Problem]) -> None:
     console = error_console()
-    for problem in problems:
-        style = "bold red" if problem.severity == "error" else "bold yellow"
-        console.print(Text(f"{problem.severity}: ", style=style) + Text(clean(problem.describe())))
+    for severity, style in (("error", "bold red"), ("warning", "bold yellow")):
+        these = [problem for problem in problems if problem.severity == severity]
+        for problem in these[:PROBLEMS_SHOWN]:
+            console.print(Text(f"{severity}: ", style=style) + Text(clean(problem.describe())))
+        if len(these) > PROBLEMS_SHOWN:
+            more = len(these) - PROBLEMS_SHOWN
+            console.print(
+                Text(f"{severity}: ", style=style)
+                + Text(f"{more} more line(s) like these ({len(these)} in all); --json lists every one")
+            )
 
 
 def _era_mode(era: str, recorded: Timeline) -> EraMode:

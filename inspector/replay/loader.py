@@ -185,7 +185,8 @@ def parse_recording(path: Path, data: bytes) -> Loaded:
 
 
 def load_recording(path: str | Path) -> Loaded:
-    """Read a recording, read-only: ``RecordingError`` only when it cannot be opened; damage goes to ``problems``."""
+    """Read a recording, read-only: ``RecordingError`` when it cannot be opened or is not a recording at all (no
+    header and not one record: a README, an empty file); damage in a recording goes to ``problems``."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -197,7 +198,23 @@ def load_recording(path: str | Path) -> Loaded:
         raise RecordingError(
             f"cannot read {path}: {exc.strerror or exc}", "check the path and its permissions"
         ) from None
-    return parse_recording(path, data)
+    loaded = parse_recording(path, data)
+    if loaded.header is None and not loaded.records:
+        raise RecordingError(f"not an inspector recording: {path} ({_what_it_holds(data)})", NOT_A_RECORDING_HINT)
+    return loaded
+
+
+NOT_A_RECORDING_HINT: Final = (
+    "a recording is a .jsonl file whose first line is its header; `inspector sessions` lists the recordings kept"
+)
+
+
+def _what_it_holds(data: bytes) -> str:
+    """What a file that is no recording starts with, for the message that refuses it."""
+    if not data.strip():
+        return "it is empty"
+    first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    return f"its first line is {_excerpt(first)}, and no line is a record"
 
 
 def build_loaded(loaded: Loaded) -> Timeline:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from printed_text import says
 from replay_support import invoke
 
 from inspector.replay import RecordingError, load_recording, timeline_from_recording
@@ -153,9 +154,8 @@ def test_headerless_empty_and_missing_files(tmp_path: Path) -> None:
     assert timeline.calls[0].status == "complete"
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
-    assert [p.describe() for p in load_recording(empty).problems] == [
-        "recording: the file is empty: nothing was recorded"
-    ]
+    with pytest.raises(RecordingError, match=r"not an inspector recording: .*\(it is empty\)"):
+        load_recording(empty)
     with pytest.raises(RecordingError, match="no such recording"):
         load_recording(tmp_path / "missing.jsonl")
     with pytest.raises(RecordingError, match="is a folder"):
@@ -182,3 +182,34 @@ def test_replay_command_lists_problems_on_stderr_and_still_prints(tmp_path: Path
     assert _fingerprint(path) == before
     missing = invoke("replay", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and "no such recording" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"hello\n", "its first line is 'hello', and no line is a record"),
+        (Path(__file__).parents[2].joinpath("README.md").read_bytes(), "its first line is '# inspector'"),
+        (b"", "it is empty"),
+        (b'[1, 2]\n{"a": 1}\n', "no line is a record"),
+    ],
+    ids=["a word", "the README", "empty", "json but no records"],
+)
+def test_a_file_that_is_not_a_recording_is_refused_with_exit_2(content: bytes, said: str, tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    result = invoke("replay", str(path), "--print")
+    assert result.exit_code == 2, result.output
+    assert says(result.stderr, f"not an inspector recording: {path}", said, "inspector sessions"), result.stderr
+    assert result.stdout == "" and result.stderr.count("error:") == 1, "one message, not one a line"
+
+
+def test_many_damaged_lines_are_summed_up_not_listed_one_by_one(tmp_path: Path) -> None:
+    lines = _lines(HEADER, *_call_records(1, 1))
+    path = _write(tmp_path / "noisy.jsonl", [*lines, *(f"garbage {n}" for n in range(300))])
+    result = invoke("replay", str(path), "--print")
+    assert result.exit_code == 0 and "#1 tools/call add  complete" in result.stdout
+    said = result.stderr.splitlines()
+    assert len([line for line in said if "not JSON" in line]) == 5, "the first few, by line"
+    assert says(result.stderr, "295 more line(s) like these (300 in all); --json lists every one")
+    as_json = json.loads(invoke("replay", str(path), "--json").stdout)
+    assert len([p for p in as_json["problems"] if "not JSON" in p["why"]]) == 300

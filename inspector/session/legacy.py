@@ -6,11 +6,9 @@ answers interface as MRTR input requests, with no key: they become rounds of the
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer
-from inspector.answers.roots import root_from_path
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
@@ -91,8 +89,9 @@ class ServerRequestAnswerer:
             return
         except NoAnswer as missing:
             if call is None and method == ROOTS:
-                # A session's roots/list (no call asked for it): the configured roots, else the current folder.
-                answer = current_folder()
+                # A session's roots/list (no call asked for it) with no roots configured: an empty list, never a
+                # path the user did not give (the current folder would tell the server where they work).
+                answer = no_roots_given()
             else:
                 if call is not None:
                     self.unanswered[call] = missing.reason
@@ -110,7 +109,10 @@ class ServerRequestAnswerer:
         await self.connection.send_response(call, message, protocol_version=self.version)
 
 
-def current_folder() -> Answer:
-    """The current folder as the one root (what a session's own roots/list gets when none were configured)."""
-    root = root_from_path(Path.cwd())
-    return Answer({"roots": [dict(root)]}, "current folder")
+NO_ROOTS: Final = "no roots given (--root DIR offers one)"
+"""Who answered a session's roots/list when no roots were configured, as every face shows it: how to give some."""
+
+
+def no_roots_given() -> Answer:
+    """What a session's own roots/list gets when no roots were configured: none."""
+    return Answer({"roots": []}, NO_ROOTS)

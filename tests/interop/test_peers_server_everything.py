@@ -163,7 +163,7 @@ def stdio_runs(folder: Path) -> dict[str, CliRun]:
             *server,
             *answering(folder),
         ],
-        # no --root and no answers: its roots/list is the session's, answered with the current folder
+        # no --root and no answers: its roots/list is the session's, answered with no roots
         "trigger-long-running-operation": [
             "call",
             "trigger-long-running-operation",
@@ -201,15 +201,17 @@ def test_stdio_call(stdio_runs: dict[str, CliRun], tool: str) -> None:
 
 def test_stdio_a_session_roots_request_never_changes_the_call(stdio_runs: dict[str, CliRun]) -> None:
     """server-everything asks roots/list 350 ms after initialize, for the session: a session row answered from the
-    configured roots (none here: the current folder), never a round of the call in flight, never its status."""
+    configured roots (none here: an empty list, never a path the user did not give, and the answer says how to give
+    one), never a round of the call in flight, never its status."""
     run = stdio_runs["trigger-long-running-operation"]
     assert run.code == 0, (run.code, run.stderr)
     doc = run.document()
     assert doc["status"] == "complete" and "Long running operation completed" in text_of(doc)
     assert [r["kind"] for r in doc["rounds"]] == ["request"]
     (roots,) = [row for row in doc["session"] if row["method"] == "roots/list"]
-    assert roots["answers"][0]["source"] == "current folder"
-    assert roots["answers"][0]["response"]["roots"][0]["uri"].startswith("file://")
+    assert roots["answers"][0]["source"] == "no roots given (--root DIR offers one)"
+    assert roots["answers"][0]["response"] == {"roots": []}
+    assert f"file://{Path.cwd()}" not in run.stdout + run.stderr, "the current folder is never offered"
 
 
 def test_stdio_the_2025_task_tool_completes_as_a_task(stdio_runs: dict[str, CliRun]) -> None:

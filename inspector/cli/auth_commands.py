@@ -15,7 +15,7 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.auth_render import expiry_text, status_json, status_table, step_lines
+from inspector.headless.auth_render import expiry_text, status_json, status_view, step_lines
 from inspector.protocol.sanitize import one_line
 from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.timeline_events import TimelineEvent
@@ -107,7 +107,8 @@ def status(
     if not found:
         Console(highlight=False).print(f"no stored login{f' for {one_line(url, 120)}' if url else ''} ({store.where})")
         raise typer.Exit(1 if url else 0)
-    Console(highlight=False).print(status_table(found, store.where))
+    console = Console(highlight=False)
+    console.print(status_view(found, store.where, console.width))
 
 
 def logout(

@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from rich.console import Console
@@ -94,7 +94,9 @@ class TerminalLogin:
 
     async def _pasted(self, redirect_uri: str) -> Landing:
         while True:
-            line = await read_line()
+            # (the address holds the authorization code: it is not echoed, so it is not left on the screen)
+            line = await read_line(echo=False)
+            self._console.print(Text("(pasted)", style="dim") if line.strip() else "")
             if line == "":  # stdin closed: nobody will paste; the browser may still come back
                 await asyncio.Event().wait()
             try:
@@ -103,9 +105,39 @@ class TerminalLogin:
                 self._console.print(Text(f"not that: {bad}", style="yellow"))
 
 
-async def read_line() -> str:
+@contextlib.contextmanager
+def _echo_off(fd: int) -> Iterator[None]:
+    """The terminal on ``fd`` does not echo what is typed (lines are still read whole); as it was afterwards."""
+    try:
+        import termios  # (POSIX only: elsewhere the line is echoed)
+    except ImportError:
+        yield
+        return
+    try:
+        before = termios.tcgetattr(fd)
+    except (termios.error, OSError):  # not a terminal: nothing is echoed to hide
+        yield
+        return
+    quiet = list(before)
+    quiet[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, before)
+
+
+async def read_line(*, echo: bool = True) -> str:
     """One line from stdin without blocking the loop, and without a thread left behind when the browser wins (a
-    reader registered on the descriptor, removed when this is cancelled; a daemon thread where there is none)."""
+    reader registered on the descriptor, removed when this is cancelled; a daemon thread where there is none).
+    ``echo=False``: a terminal does not show what is typed meanwhile."""
+    if not echo:
+        try:
+            fd = sys.stdin.fileno()
+        except (OSError, ValueError):  # no real stdin: nothing is echoed
+            return await read_line()
+        with _echo_off(fd):
+            return await read_line()
     loop = asyncio.get_running_loop()
     got: asyncio.Future[str] = loop.create_future()
 

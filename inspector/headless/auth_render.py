@@ -8,8 +8,10 @@ were redacted before the steps reached the timeline.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Final
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -73,21 +75,46 @@ def login_summary(steps: list[AuthStep]) -> Text:
     return text
 
 
-def status_table(summaries: list[dict[str, Any]], where: str, now: float | None = None) -> Table:
-    """``inspector auth status``: one row per stored login (no secret is read to draw it)."""
-    table = Table(title=f"logins ({one_line(where, 120)})", show_lines=False)
-    for column in ("server", "issuer", "client", "scope", "token", "refresh"):
-        table.add_column(column)
+STATUS_TABLE_WIDTH: Final = 100
+"""Below this width ``auth status`` prints one block a login instead of a table: six columns of URLs and client ids
+in 80 columns cut both URLs to ``http://127…``, and a URL is what a person reads there."""
+
+
+def _status_cells(entry: dict[str, Any], now: float | None) -> list[tuple[str, str]]:
+    """One stored login's fields, named, as both layouts show them (no secret is read to draw them)."""
+    client = f"{(entry.get('client') or {}).get('client_id', '?')} ({entry.get('registration', '?')})"
+    return [
+        ("server", one_line(str(entry.get("server", "")), 300)),
+        ("issuer", one_line(str(entry.get("issuer") or "?"), 300)),
+        ("client", one_line(client, 300)),
+        ("scope", one_line(str(entry.get("scope") or "-"), 300)),
+        ("token", expiry_text(entry, now)),
+        ("refresh", "yes" if entry.get("refresh_token") else "no"),
+    ]
+
+
+def status_view(summaries: list[dict[str, Any]], where: str, width: int, now: float | None = None) -> RenderableType:
+    """``inspector auth status``: a table of the stored logins at ``STATUS_TABLE_WIDTH`` columns and more; below it
+    one block a login, each field on its own line and folded, never cut, so every URL reads whole at any width."""
+    title = f"logins ({one_line(where, 300)})"
+    if width >= STATUS_TABLE_WIDTH:
+        table = Table(title=title, show_lines=False)
+        for column in ("server", "issuer", "client", "scope", "token", "refresh"):
+            # (the URLs keep their line: the client id and the scope wrap first)
+            table.add_column(column, overflow="fold", no_wrap=column in ("server", "issuer"))
+        for entry in summaries:
+            table.add_row(*(Text(value) for _, value in _status_cells(entry, now)))
+        return table
+    blocks: list[RenderableType] = [Text(title, style="bold")]
     for entry in summaries:
-        table.add_row(
-            one_line(str(entry.get("server", "")), 60),
-            one_line(str(entry.get("issuer") or "?"), 50),
-            one_line(f"{(entry.get('client') or {}).get('client_id', '?')} ({entry.get('registration', '?')})", 50),
-            one_line(str(entry.get("scope") or "-"), 40),
-            expiry_text(entry, now),
-            "yes" if entry.get("refresh_token") else "no",
-        )
-    return table
+        (_, server), *fields = _status_cells(entry, now)
+        block = Table.grid(padding=(0, 2))
+        block.add_column(style="dim", no_wrap=True)
+        block.add_column(overflow="fold")
+        for name, value in fields:
+            block.add_row(name, Text(value))
+        blocks += [Text(server, style="bold cyan", overflow="fold"), Padding(block, (0, 0, 0, 2))]
+    return Group(*blocks)
 
 
 def status_json(entry: dict[str, Any], now: float | None = None) -> JsonObject:
@@ -119,4 +146,4 @@ def expiry_text(entry: dict[str, Any], now: float | None = None) -> str:
     return f"expires in {amount}" if left > 0 else f"expired {amount} ago"
 
 
-__all__ = ["login_summary", "status_json", "status_table", "step_line", "step_lines"]
+__all__ = ["login_summary", "status_json", "status_view", "step_line", "step_lines"]

@@ -86,6 +86,10 @@ def test_login_reuse_refusal_status_logout(tmp_path: Path) -> None:
         status = run_cli("auth", "status", "--json", env=env)
         [entry] = status.document()["logins"]
         assert entry["server"] == url and entry["issuer"] == issuer and entry["refreshToken"] is True
+        for columns in (80, 160):  # one block a login under 100 columns, a table above: both URLs whole either way
+            shown = run_cli("auth", "status", env={**env, "COLUMNS": str(columns)})
+            assert shown.code == 0 and url in shown.stdout and issuer in shown.stdout, shown.stdout
+            assert all(len(line) <= columns for line in shown.stdout.splitlines()), shown.stdout
 
         stored = secrets_stored(config)
         assert stored

@@ -14,6 +14,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from inspector.headless.auth_render import login_summary, step_lines
+from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import SUBSCRIPTION_METHODS
 from inspector.protocol.sanitize import clean, one_line
 from inspector.session.listen_span import ListenSpan, event_gist
@@ -191,8 +192,34 @@ def round_lines(
     progress = [n for n in round_.notifications if n.message and n.message.get("method") == "notifications/progress"]
     if progress:
         lines.append(Text(f"  {cont}    {len(progress)} progress notification(s)", style="dim"))
+    lines.extend(log_line(note.message, f"  {cont}    ") for note in round_.notifications if is_log(note.message))
     lines.extend(finding_line(f, f"  {cont}    ") for f in round_.findings)
     return lines
+
+
+LOG_STYLE: Final = {"debug": "dim", "info": "cyan", "notice": "cyan", "warning": "yellow"}
+"""A log line's level as a colour: error and above are red."""
+
+
+def is_log(message: JsonObject | None) -> bool:
+    """Whether a message is a server log (``notifications/message``)."""
+    return message is not None and message.get("method") == "notifications/message"
+
+
+def log_line(message: JsonObject | None, indent: str) -> Text:
+    """A server log as the printed timeline shows it: ``log warning: LOGGER: text`` (data that is no string as its
+    JSON), on one line, sanitized."""
+    params = (message or {}).get("params")
+    params = params if isinstance(params, dict) else {}
+    level = one_line(str(params.get("level", "?")), 20)
+    data = params.get("data")
+    logger = params.get("logger")
+    text = Text(indent)
+    text.append(f"log {level}: ", style=LOG_STYLE.get(level, "red"))
+    if isinstance(logger, str):
+        text.append(f"{one_line(logger, 60)}: ", style="dim")
+    text.append(one_line(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), 300))
+    return text
 
 
 def finding_line(found: Finding, indent: str = "  ") -> Text:
@@ -287,3 +314,6 @@ def print_timeline(
     stray = [f for f in timeline.findings if f.call_index is None and f.code != "era"]
     for found in stray:
         console.print(finding_line(found, ""))
+    for wire in timeline.unmatched:  # the server's logs that came while no call was in flight: the session's
+        if is_log(wire.message):
+            console.print(log_line(wire.message, "◆ session "))

@@ -9,7 +9,7 @@ from typing import Any
 from inspector.protocol.elicitation_schema import unsupported_reason
 from inspector.protocol.envelope import META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import RESULT_TYPES, allows_input_required
+from inspector.protocol.methods import LISTEN, RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
 from inspector.session import build_listen, build_tasks
 from inspector.session import findings as lint
@@ -24,7 +24,8 @@ def derive_status(state: BuildState, call: Call, round_: Round, at: float) -> No
     The session writes an ``end`` event only when it ends a call some other way (no answer, round cap, a
     failure, a cancel), so most recordings need no end record at all; a later round sets it pending again.
     """
-    if call.listen is not None and round_.response is not None:
+    if call.listen is not None and round_.response is not None and round_.method == LISTEN:
+        # (only the listen's own response ends it gracefully: a 2025 resources/subscribe is answered at once)
         build_listen.answered(call)
     if call.task is not None:
         derived = build_tasks.call_status(call)

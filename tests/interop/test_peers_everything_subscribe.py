@@ -60,6 +60,7 @@ async def test_a_legacy_subscription_gathers_the_updates_and_unsubscribes_at_the
     assert toggled.status == "complete" and outcome.status == "complete"
     (call,) = [c for c in session.timeline.calls if c.method == "resources/subscribe"]
     assert [r.method for r in call.rounds] == ["resources/subscribe", "resources/unsubscribe"]
+    assert call.listen is not None and call.listen.end == "client-ended", "the client ended it, not the server"
     assert [(r.request.message or {}).get("params") for r in call.rounds] == [{"uri": WATCHED}, {"uri": WATCHED}]
     updates = [
         (n.message or {}).get("params")

@@ -17,13 +17,15 @@ from typing import Annotated
 import typer
 
 from inspector.cli.options import ConnectOptions, Group, connects
-from inspector.cli.run import run_and_exit, say_error
+from inspector.cli.run import NOT_OFFERED_HINT, NotOffered, run_and_exit, say_error
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import LISTEN, LISTEN_NEEDS, SUBSCRIBE, listen_offered
 from inspector.session.listen_span import wanted
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 from inspector.session.timeline_events import CallFinished, RoundUpdated, TimelineEvent
 
-LISTEN = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON)
+LISTEN_OPTIONS = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON)
 
 
 class StopWhen:
@@ -41,7 +43,7 @@ class StopWhen:
             self._stop.set()
 
 
-@connects(*LISTEN)
+@connects(*LISTEN_OPTIONS)
 def listen(
     tools: Annotated[bool, typer.Option("--tools", help="Tool list changes.")] = False,
     prompts: Annotated[bool, typer.Option("--prompts", help="Prompt list changes.")] = False,
@@ -52,15 +54,22 @@ def listen(
         float | None, typer.Option("--duration", min=0.0, help="End the subscription after S seconds.")
     ] = None,
     count: Annotated[int | None, typer.Option("--count", min=1, help="End it after N events.")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Ask for what the server did not declare (to see what it answers).")
+    ] = False,
     *,
     opts: ConnectOptions,
 ) -> None:
-    """Subscribe to list changes, resource updates and task status (every list change when nothing is picked)
-    and print each event as it comes (exit 0 when the client or the server ends it, 3 when it is lost)."""
+    """Subscribe to list changes, resource updates and task status (every list change the server offers when
+    nothing is picked) and print each event as it comes (exit 0 when the client or the server ends it, 3 when it is
+    lost, 7 when the server offers none of it)."""
     uris, task_ids = uri or [], task or []
-    asked = wanted(tools, prompts, resources, uris, task_ids)
+    picked = bool(tools or prompts or resources or uris or task_ids)
 
     async def operation(session: InspectorSession) -> Outcome:
+        asked = wanted(tools, prompts, resources, uris, task_ids)
+        if not force:
+            asked = _offered(asked, session, picked)
         stop = asyncio.Event()
         session.timeline.subscribe(StopWhen(count, stop))
         loop = asyncio.get_running_loop()
@@ -69,6 +78,8 @@ def listen(
         timer = loop.call_later(duration, stop.set) if duration is not None else None
         try:
             if session.negotiated is not None and session.negotiated.legacy:
+                if uris and not force and not listen_offered("resourceSubscriptions", caps := _declared(session)):
+                    raise NotOffered(SUBSCRIBE, "resources.subscribe", caps)
                 if task_ids:
                     say_error("a 2025-11-25 server has no task subscriptions: --task is not asked", "")
                 return await session.subscribe(uris, stop)
@@ -80,6 +91,27 @@ def listen(
                 loop.remove_signal_handler(signal.SIGINT)
 
     run_and_exit(operation, opts=opts)
+
+
+def _declared(session: InspectorSession) -> JsonObject | None:
+    return session.timeline.server_capabilities
+
+
+def _offered(asked: JsonObject, session: InspectorSession, picked: bool) -> JsonObject:
+    """The filters of ``asked`` the server declared it offers; what it did not is said (when the user picked it)
+    and left out. Nothing left: ``NotOffered`` (exit 7). A 2025 server's list changes come unasked: kept as is."""
+    if session.negotiated is not None and session.negotiated.legacy:
+        return asked
+    caps = _declared(session)
+    kept = {kind: value for kind, value in asked.items() if listen_offered(kind, caps)}
+    dropped = [kind for kind in asked if kind not in kept]
+    if not kept:
+        needs = ", ".join(dict.fromkeys(".".join(LISTEN_NEEDS[kind]) for kind in dropped))
+        raise NotOffered(LISTEN, needs, caps)
+    if dropped and picked:
+        needs = ", ".join(".".join(LISTEN_NEEDS[kind]) for kind in dropped)
+        say_error(f"not asked: {', '.join(dropped)} (the server did not declare {needs})", NOT_OFFERED_HINT)
+    return kept
 
 
 def register(app: typer.Typer) -> None:

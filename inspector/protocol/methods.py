@@ -83,6 +83,27 @@ SUBSCRIPTION_METHODS: Final[frozenset[str]] = frozenset({LISTEN, SUBSCRIBE})
 """The calls that are subscriptions: held open (a listen's stream) or gathering updates until the client ends
 them, so a round without a reply is their normal state, not a fault."""
 
+LISTEN_NEEDS: Final[dict[str, tuple[str, str]]] = {
+    "toolsListChanged": ("tools", "listChanged"),
+    "promptsListChanged": ("prompts", "listChanged"),
+    "resourcesListChanged": ("resources", "listChanged"),
+    "resourceSubscriptions": ("resources", "subscribe"),
+}
+"""The server capability (and its flag) that offers each ``subscriptions/listen`` filter; the 2025 form's
+``resources/subscribe`` needs ``resources.subscribe`` too. (``taskIds`` come with the Tasks extension, negotiated
+apart.)"""
+
+
+def listen_offered(kind: str, capabilities: Mapping[str, object] | None) -> bool:
+    """Whether a server that declared ``capabilities`` offers the listen filter ``kind`` (None: nothing declared
+    that we know of, so assumed offered; a filter no capability governs is offered)."""
+    need = LISTEN_NEEDS.get(kind)
+    if capabilities is None or need is None:
+        return True
+    capability, flag = need
+    declared = capabilities.get(capability)
+    return isinstance(declared, Mapping) and declared.get(flag) is True
+
 
 def used_item(params: Mapping[str, object]) -> str:
     """The catalog item a use request names: the tool's or prompt's ``name``, the resource's ``uri`` ("" if none)."""

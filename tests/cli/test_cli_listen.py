@@ -123,3 +123,21 @@ def test_a_server_that_goes_away_is_a_lost_subscription(tmp_path: Path) -> None:
     assert doc["listen"]["end"] == "lost"
     assert "subscription-lost" in [f["code"] for f in doc["findings"]]
     assert "listen again" in (doc["hint"] or "")
+
+
+def test_a_server_that_declared_no_subscriptions_is_not_sent_a_listen(tmp_path: Path) -> None:
+    """bad_server declares ``tools`` without ``listChanged``: nothing to listen for, so nothing is sent (exit 7,
+    saying what it declared); ``--force`` asks anyway, for a server author who wants to see the answer."""
+    transcript = tmp_path / "transcript.jsonl"
+    server = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'fixtures' / 'bad_server.py'} ok"
+    env = {**cli_env(tmp_path), "BAD_SERVER_TRANSCRIPT": str(transcript)}
+    refused = run_cli("listen", "--server", server, "--duration", "1", env=env)
+    assert refused.code == 7, refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert "did not declare 'tools.listChanged, prompts.listChanged, resources.listChanged'" in said
+    assert "(it declared: tools)" in said and "--force" in said
+    sent = [json.loads(json.loads(line)["raw"]).get("method") for line in transcript.read_text().splitlines()]
+    assert "subscriptions/listen" not in sent
+    forced = run_cli("listen", "--server", server, "--duration", "1", "--force", "--json", env=env)
+    forced_doc = forced.document()
+    assert forced.code == 4 and "subscriptions/listen" in forced_doc["detail"], "asked anyway: the server's error"

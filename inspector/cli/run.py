@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from inspector.answers.base import AnswerSource
+from inspector.cli.interrupt import EXIT_INTERRUPTED, Interrupt
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import SessionSettings, build_session, login_config, run_loop
 from inspector.headless.document import finding_json, outcome_document
@@ -23,6 +25,7 @@ from inspector.protocol.redact import Redactor
 from inspector.protocol.sanitize import clean
 from inspector.session.outcome import EXIT_CONNECT, EXIT_NOT_OFFERED, Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
+from inspector.session.timeline import CallStatus
 from inspector.targets.target import Target
 from inspector.transport.base import TransportStartError
 
@@ -109,6 +112,7 @@ def run_and_exit(
     answers: AnswerSource | None = None,
     show_all_calls: bool = False,
     show_result: ShowResult | None = None,
+    asked_for: CallStatus | None = None,
 ) -> NoReturn:
     """Run one headless operation with the options its command was given (``target`` and ``answers`` when the
     command chose them itself); exit with its code."""
@@ -127,6 +131,7 @@ def run_and_exit(
             settings=opts.session_settings(),
             show_all_calls=show_all_calls,
             show_result=show_result,
+            asked_for=asked_for,
         )
     )
     raise typer.Exit(code)
@@ -145,20 +150,30 @@ async def run_operation(
     extra: Callable[[Outcome], dict[str, Any]] | None = None,
     auth: AuthConfig | None = None,
     show_result: ShowResult | None = None,
+    asked_for: CallStatus | None = None,
 ) -> int:
     """Connect, run ``operation``, report, close; returns the exit code. The recording's path is printed on exit.
-    ``show_result``: what the printed timeline is followed by when the call completed (``list``'s table)."""
+    ``show_result``: what the printed timeline is followed by when the call completed (``list``'s table).
+    ``asked_for``: a status other than complete that is what the command asked for (``task cancel``: cancelled),
+    so exit 0 and no error line."""
     session = build_session(target, answers, era=era, record=record, auth=auth, **(settings or {}))
     ProgressLines(error_console()).attach(session.timeline)
+    interrupt = Interrupt(session, error_console())
     refused: NotOffered | None = None
     try:
         if not await connect_or_report(session, as_json=as_json):
             say_recorded(record)
             return EXIT_CONNECT
+        running = asyncio.ensure_future(operation(session))
         try:
-            outcome = await operation(session)
+            with interrupt.watching(running):
+                outcome = await running
         except NotOffered as why:
             refused = why
+        except asyncio.CancelledError:
+            if not (interrupt.pressed > 1 and running.cancelled()):
+                raise
+            outcome = interrupted_outcome(session)  # (the second Ctrl-C: not waiting for the server)
     finally:
         await session.close()
     if refused is not None:
@@ -181,7 +196,7 @@ async def run_operation(
         print_timeline(console, session.timeline, calls=shown, leave_out=said)
         if show_result is not None and outcome.ok:
             console.print(show_result(outcome, console.width))
-        if outcome.status != "complete" and outcome.detail:
+        if outcome.status not in ("complete", asked_for) and outcome.detail:
             say_error(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor
             )
@@ -189,7 +204,15 @@ async def run_operation(
             # The detail says "see the server's stderr": headless, there is no console pane to see it in.
             say_server_stderr([c.text for c in session.timeline.console if c.source == "stderr"])
     say_recorded(record)
-    return outcome.exit_code
+    if interrupt.pressed:
+        return EXIT_INTERRUPTED
+    return 0 if outcome.status == asked_for else outcome.exit_code
+
+
+def interrupted_outcome(session: InspectorSession) -> Outcome:
+    """What the command reports when the user stopped waiting: its last call as it stands on the timeline."""
+    call = session.timeline.calls[-1]
+    return Outcome(call.index, call.status, detail="interrupted: the command stopped waiting for the server")
 
 
 def say_recorded(record: Path | None, what: str = "recorded") -> None:

@@ -52,7 +52,9 @@ def _look(task_id: str, action: Literal["get", "wait", "cancel"], opts: ConnectO
     async def operation(session: InspectorSession) -> Outcome:
         return await session.look_at_task(task_id, action)
 
-    run_and_exit(operation, opts=opts)
+    # (a cancel the server confirmed is what `task cancel` asked for: exit 0; a task that completed or failed
+    # anyway says so, with that ending's exit code)
+    run_and_exit(operation, opts=opts, asked_for="cancelled" if action == "cancel" else None)
 
 
 @connects(*FOLLOW)
@@ -74,7 +76,8 @@ def result(task_id: IdArg, *, opts: ConnectOptions) -> None:
 
 @connects(*FOLLOW)
 def cancel(task_id: IdArg, *, opts: ConnectOptions) -> None:
-    """Ask the server to cancel a task (cooperative: it may still complete), and show what it did."""
+    """Ask the server to cancel a task (cooperative: it may still complete), and show what it did (exit 0 when the
+    server confirms the cancel)."""
     _look(task_id, "cancel", opts)
 
 

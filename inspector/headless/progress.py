@@ -60,7 +60,7 @@ class ProgressLines:
         for state in span.history[seen:]:
             if previous is None or (state.status, state.message) != (previous.status, previous.message):
                 line = Text(
-                    f"#{call.index} task {one_line(span.task_id, 16)} {one_line(state.status, 20)}", style="dim"
+                    f"#{call.index} task {one_line(span.task_id, 80)} {one_line(state.status, 20)}", style="dim"
                 )
                 if state.message:
                     line.append(f"  {one_line(state.message, 80)}", style="dim")

@@ -196,6 +196,9 @@ class StdioTransport:
                 stderr=asyncio.subprocess.PIPE,
                 env=env,
                 cwd=self.cwd,
+                # A session of its own: the terminal's Ctrl-C goes to the inspector only, which cancels what it
+                # started on the server (tasks/cancel needs the server alive) and then closes it (stdin, SIGTERM).
+                start_new_session=True,
             )
             self._process = asyncio.subprocess.Process(transport, protocol, loop)
             self._protocol = protocol

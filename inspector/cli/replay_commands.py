@@ -26,12 +26,13 @@ from inspector.cli.run import connect_or_report, error_console, say_error, say_r
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
+from inspector.protocol.methods import request_label
 from inspector.protocol.sanitize import clean, one_line
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
 from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.replay.report import print_report, report_json
-from inspector.replay.rerun import rerun
+from inspector.replay.rerun import rerun, rerun_plan
 from inspector.replay.steps import print_steps
 from inspector.replay.store import limits, list_sessions, recordings_dir
 from inspector.session.outcome import EXIT_CONNECT
@@ -67,6 +68,25 @@ def _say_problems(problems: list[Problem]) -> None:
                 Text(f"{severity}: ", style=style)
                 + Text(f"{more} more line(s) like these ({len(these)} in all); --json lists every one")
             )
+
+
+RERUN_SHOWN = 20
+"""The calls a re-run names before it sends them; the rest are counted."""
+
+
+def _confirm_rerun(recorded: Timeline, against: str, *, lists: bool, asked: bool) -> None:
+    """Say which recorded calls a re-run will send, and where (a recording is a file someone may have handed you:
+    its calls are theirs); on a terminal, ask first (``--yes`` does not). Not confirmed: exit 1, nothing sent."""
+    chosen, _ = rerun_plan(recorded, lists=lists)
+    console = error_console()
+    console.print(Text(f"re-running {len(chosen)} recorded call(s) against {one_line(against, 120)}:", style="bold"))
+    for call in chosen[:RERUN_SHOWN]:
+        console.print(Text(f"  #{call.index} {one_line(request_label(call.method, call.params), 100)}"))
+    if len(chosen) > RERUN_SHOWN:
+        console.print(Text(f"  and {len(chosen) - RERUN_SHOWN} more", style="dim"))
+    if asked and chosen and not typer.confirm("send them?", default=False, err=True):
+        say_error("not confirmed: nothing was sent", "--yes sends without asking")
+        raise typer.Exit(1)
 
 
 def _era_mode(era: str, recorded: Timeline) -> EraMode:
@@ -112,6 +132,9 @@ def replay(
         bool, typer.Option("--lists", help="Also re-run and compare tools/prompts/resources lists.")
     ] = False,
     era: Annotated[str, typer.Option("--era", help="recorded (default), auto, modern or legacy.")] = "recorded",
+    yes: Annotated[
+        bool, typer.Option("--yes", help="With --against: send the recorded calls without asking first.")
+    ] = False,
     *,
     opts: ConnectOptions,
 ) -> None:
@@ -128,6 +151,7 @@ def replay(
     if against is not None:
         patterns = ignore_patterns(ignore)
         target = opts.target(against)
+        _confirm_rerun(timeline, against, lists=lists, asked=sys.stdin.isatty() and not yes)
         recording = opts.recording()
         answers = ReplayAnswers()
 

@@ -85,6 +85,8 @@ def print_report(console: Console, report: RerunReport) -> None:
     console.print(Text(one_line(facts, 300), style="dim"))
     for note in report.notes:
         console.print(Text("note: ", style="cyan") + Text(one_line(note, 200)))
+    for call, why in report.not_comparable:
+        console.print(Text("– ", style="dim") + Text(one_line(_what(call), 70), style="bold") + Text(f"  {why}"))
     for comparison in report.comparisons:
         for line in comparison_lines(comparison):
             console.print(line)
@@ -130,9 +132,11 @@ def report_json(report: RerunReport) -> dict[str, Any]:
             "match": len(report.comparisons) - len(report.different),
             "different": len(report.different),
             "skipped": len(report.skipped),
+            "notComparable": len(report.not_comparable),
         },
         "ignore": report.ignore,
         "notes": report.notes,
         "calls": [comparison_json(c) for c in report.comparisons],
         "skipped": [{"call": c.index, "method": c.method} for c in report.skipped],
+        "notComparable": [{"call": c.index, "method": c.method, "why": why} for c, why in report.not_comparable],
     }

@@ -9,15 +9,20 @@ as ``inspector call`` does (HTTP needs the tool schemas for the Mcp-Param header
 What is compared: the call's status, and its final result (or JSON-RPC error) with ``diff.diff``: requestState
 never, ``_meta`` only when asked, ignore patterns as given. Round counts and questions the recording did not have
 are notes: shown, but not differences, since the contract is the final result.
+
+A subscription (``subscriptions/listen``, 2025 ``resources/subscribe``) is re-run with what it asked for, for as
+long as it lasted when recorded, then ended by the client (it used to wait for a reply a listen never gets). A call
+the user cancelled is not re-run: run to its end it would always differ, so it is reported "not comparable".
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS
+from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS, SUBSCRIBE, SUBSCRIPTION_METHODS
 from inspector.replay.diff import Difference, JsonPath, diff
 from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.session.outcome import EXIT_CODES, Outcome
@@ -67,6 +72,9 @@ class RerunReport:
     live_era: str | None
     comparisons: list[Comparison] = field(default_factory=list)
     skipped: list[Call] = field(default_factory=list)
+    not_comparable: list[tuple[Call, str]] = field(default_factory=list)
+    """Calls not re-run because nothing they ended with can be compared, each with why (a call the user cancelled:
+    re-running it to its end would always differ)."""
     ignore: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Session-wide notes (an era that differs, problems reading the recording)."""
@@ -87,15 +95,47 @@ class RerunReport:
 
 
 def rerun_plan(recorded: Timeline, *, lists: bool = False) -> tuple[list[Call], list[Call]]:
-    """(calls to re-run, calls skipped), in recorded order."""
+    """(calls to re-run, calls skipped), in recorded order; a cancelled call is neither (see ``not_comparable``)."""
     chosen: list[Call] = []
     skipped: list[Call] = []
     for call in recorded.calls:
         if call.method in HANDSHAKE_METHODS or (call.method in LIST_METHODS and not lists):
             skipped.append(call)
-        else:
+        elif not_comparable(call) is None:
             chosen.append(call)
     return chosen, skipped
+
+
+def not_comparable(call: Call) -> str | None:
+    """Why a recorded call cannot be compared with a re-run (None: it can)."""
+    if call.status == "cancelled":
+        return "not comparable: cancelled when recorded"
+    return None
+
+
+SUBSCRIPTION_LENGTH_MAX_S: Final = 60.0
+"""A recorded subscription is re-run for as long as it lasted, up to this (a day-long listen is not re-lived)."""
+
+
+def _length_s(call: Call) -> float:
+    """How long a recorded subscription lasted (its end, or its last round), at most ``SUBSCRIPTION_LENGTH_MAX_S``."""
+    end = call.finished_at if call.finished_at is not None else max(r.started_at for r in call.rounds)
+    return max(0.0, min(end - call.started_at, SUBSCRIPTION_LENGTH_MAX_S))
+
+
+async def _resubscribe(session: InspectorSession, call: Call) -> Outcome:
+    """A recorded subscription, re-run with what it asked for, for its recorded length, then ended by the client."""
+    stop = asyncio.Event()
+    timer = asyncio.get_running_loop().call_later(_length_s(call), stop.set)
+    try:
+        if call.method == SUBSCRIBE:
+            asked = call.listen.asked.get("resourceSubscriptions") if call.listen is not None else None
+            uris = [uri for uri in asked if isinstance(uri, str)] if isinstance(asked, list) else []
+            return await session.subscribe(uris, stop)
+        notifications = call.params.get("notifications")
+        return await session.listen(notifications if isinstance(notifications, dict) else {}, stop)
+    finally:
+        timer.cancel()
 
 
 def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | None) -> tuple[str, Any]:
@@ -169,6 +209,7 @@ async def rerun(
     if report.recorded_era and report.live_era and report.recorded_era != report.live_era:
         report.notes.append(f"recorded in {report.recorded_era}, re-run in {report.live_era}")
     chosen, report.skipped = rerun_plan(recorded, lists=lists)
+    report.not_comparable = [(call, why) for call in recorded.calls if (why := not_comparable(call)) is not None]
     patterns = list(ignore or [])
     if chosen and not any(call.method == "tools/list" for call in chosen):
         await session.list_all("tools")
@@ -177,6 +218,8 @@ async def rerun(
         listing = LIST_METHODS.get(call.method)
         if listing is not None:
             outcome = await session.list_all(listing.kind)
+        elif call.method in SUBSCRIPTION_METHODS:
+            outcome = await _resubscribe(session, call)
         else:
             outcome = await session.request(call.method, dict(call.params))
         comparison = compare(

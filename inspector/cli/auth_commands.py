@@ -4,19 +4,18 @@ for CI, which runs with ``--no-login`` and a login made beforehand)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.auth_render import expiry_text, status_json, status_view, step_lines
-from inspector.protocol.sanitize import one_line
+from inspector.headless.terminal import out_console
+from inspector.protocol.sanitize import json_text, one_line
 from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.timeline_events import TimelineEvent
 from inspector.session.token_store import StoreError, TokenStore, open_store
@@ -82,12 +81,12 @@ def login(
                 "store": store.where,
                 "steps": [s.to_json() for s in steps],
             }
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(json_text(doc) + "\n")
         elif summary is None:
-            Console(highlight=False).print(Text(f"{one_line(server, 120)} asked for no login: nothing stored"))
+            out_console().print(Text(f"{one_line(server, 120)} asked for no login: nothing stored"))
         else:
             what = "logged in to" if fresh else "already logged in to"
-            Console(highlight=False).print(_said(what, summary, store.where))
+            out_console().print(_said(what, summary, store.where))
         say_recorded(record_to)
         return 0
 
@@ -102,12 +101,12 @@ def status(
     store = _store()
     found = [entry for entry in store.summaries() if url is None or entry.get("server") == url]
     if as_json:
-        print(json.dumps({"store": store.where, "logins": [status_json(e) for e in found]}, indent=2))
+        sys.stdout.write(json_text({"store": store.where, "logins": [status_json(e) for e in found]}) + "\n")
         return
     if not found:
-        Console(highlight=False).print(f"no stored login{f' for {one_line(url, 120)}' if url else ''} ({store.where})")
+        out_console().print(f"no stored login{f' for {one_line(url, 120)}' if url else ''} ({store.where})")
         raise typer.Exit(1 if url else 0)
-    console = Console(highlight=False)
+    console = out_console()
     console.print(status_view(found, store.where, console.width))
 
 
@@ -121,11 +120,11 @@ def logout(
     store = _store()
     record = store.load(url)
     if record is None:
-        Console(highlight=False).print(f"no stored login for {one_line(url, 120)}")
+        out_console().print(f"no stored login for {one_line(url, 120)}")
         raise typer.Exit(1)
     from inspector.transport.oauth.revoke import revoke
 
-    console = Console(highlight=False)
+    console = out_console()
     for line in run_loop(revoke(record)):
         console.print(Text(one_line(line, 300), style="dim"))
     if keep_registration:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
 from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
@@ -16,7 +16,9 @@ from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.listing import listing_table
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
+from inspector.headless.terminal import out_console
 from inspector.protocol.methods import CATALOG
+from inspector.protocol.sanitize import json_text
 from inspector.session.heap import FreezingHeap
 from inspector.session.outcome import EXIT_CONNECT, Outcome
 from inspector.session.session import InspectorSession
@@ -158,9 +160,9 @@ def load(
             await session.close()
         doc = report.to_json()
         if opts.as_json:
-            print(json.dumps(doc, indent=2))
+            sys.stdout.write(json_text(doc) + "\n")
         else:
-            console = Console(highlight=False)
+            console = out_console()
             console.print(
                 f"{doc['calls']} calls in {doc['durationSeconds']} s · {doc['callsPerSecond']} calls/s · "
                 f"p50 {doc['latencyMs']['p50']} ms · p99 {doc['latencyMs']['p99']} ms · {doc['errors']} errors · "

@@ -18,12 +18,11 @@ import json
 import os
 from typing import Any
 
-from rich.console import Console
-
 from inspector.answers.build import build_answer_source
 from inspector.cli.run import connect_or_report
 from inspector.cli.wiring import build_session, quiet_sdk_logging
 from inspector.headless.render import print_timeline
+from inspector.headless.terminal import err_console
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
@@ -75,7 +74,7 @@ async def run_conformance(url: str) -> int:
         context = {}
     if not isinstance(context, dict):
         context = {}
-    console = Console(stderr=True, highlight=False)
+    console = err_console()
     answers = build_answer_source(None, "defaults", True, [])
     target = Target.from_spec(url)
     quiet_sdk_logging()

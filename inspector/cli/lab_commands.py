@@ -10,7 +10,6 @@ instance). The checks are ``inspector.lab``'s. Exit 0 every check passed, 1 one 
 from __future__ import annotations
 
 import atexit
-import json
 import secrets as token
 import shlex
 import shutil
@@ -31,13 +30,14 @@ from inspector.cli.options import ConnectOptions, Group, connects, ignore_patter
 from inspector.cli.run import error_console, say_error
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
+from inspector.headless.terminal import out_console
 from inspector.lab.calls import LabCall, tool_call
 from inspector.lab.events import LabEvent, RowAdded, StageStarted
 from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
 from inspector.lab.render import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.redact import REDACTED
-from inspector.protocol.sanitize import clean
+from inspector.protocol.sanitize import clean, json_text
 from inspector.replay.loader import RecordingError, build_loaded, load_recording
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
@@ -281,9 +281,9 @@ def lab(
     if junit is not None:
         junit.write_text(junit_xml(report), encoding="utf-8")
     if opts.as_json:
-        sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(report_json(report)) + "\n")
     else:
-        print_report(Console(highlight=False), report)
+        print_report(out_console(), report)
     if report.connect_error is not None:
         say_error(report.connect_error, report.connect_hint)
     raise typer.Exit(report.exit_code)

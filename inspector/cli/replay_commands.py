@@ -12,13 +12,11 @@ transport failure, 5 no answer, 6 round cap, 4 JSON-RPC error (a live failure th
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
@@ -26,8 +24,9 @@ from inspector.cli.run import connect_or_report, error_console, say_error, say_r
 from inspector.cli.wiring import build_session, run_loop
 from inspector.headless.document import call_json, finding_json
 from inspector.headless.render import print_timeline
+from inspector.headless.terminal import out_console
 from inspector.protocol.methods import request_label
-from inspector.protocol.sanitize import clean, one_line
+from inspector.protocol.sanitize import clean, json_text, one_line
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
 from inspector.replay.recorded_answers import ReplayAnswers
@@ -183,9 +182,9 @@ def replay(
             if unreadable:
                 report.notes.append(f"{len(unreadable)} line(s) of the recording could not be read (listed on stderr)")
             if as_json:
-                sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+                sys.stdout.write(json_text(report_json(report)) + "\n")
             else:
-                print_report(Console(highlight=False), report)
+                print_report(out_console(), report)
             say_recorded(recording, "re-run recorded")
             return report.exit_code
 
@@ -201,9 +200,9 @@ def replay(
             "calls": [call_json(c, timeline) for c in timeline.calls],
             "findings": [finding_json(f) for f in timeline.findings],
         }
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
         raise typer.Exit(0)
-    console = Console(highlight=False)
+    console = out_console()
     if step:
         wait = None if no_wait or not sys.stdin.isatty() else (lambda: input())
         print_steps(console, loaded.records, wait)
@@ -265,9 +264,9 @@ def sessions(as_json: JsonOpt = False) -> None:
             "keep": {"files": keep.files, "bytes": keep.bytes},
             "sessions": [s.to_json() for s in found],
         }
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
         raise typer.Exit(0)
-    console = Console(highlight=False)
+    console = out_console()
     if not found:
         console.print(Text(f"no recordings in {folder}", style="dim"))
         raise typer.Exit(0)

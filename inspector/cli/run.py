@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,9 +19,10 @@ from inspector.cli.wiring import SessionSettings, build_session, login_config, r
 from inspector.headless.document import finding_json, outcome_document
 from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
+from inspector.headless.terminal import err_console, out_console
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.redact import Redactor
-from inspector.protocol.sanitize import clean
+from inspector.protocol.sanitize import clean, json_text
 from inspector.session.outcome import EXIT_CONNECT, EXIT_NOT_OFFERED, Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.session.timeline import CallStatus
@@ -62,7 +62,7 @@ ShowResult = Callable[[Outcome, int], RenderableType]
 
 def error_console() -> Console:
     """Messages for humans go to stderr, so stdout stays a clean --json document."""
-    return Console(stderr=True, highlight=False)
+    return err_console()
 
 
 def say_error(message: str, hint: str = "", *, redactor: Redactor | None = None) -> None:
@@ -99,7 +99,7 @@ async def connect_or_report(session: InspectorSession, *, as_json: bool = False)
                 "hint": session.redact(failure.hint),
                 "findings": [finding_json(f) for f in session.timeline.findings],
             }
-            print(json.dumps(doc, ensure_ascii=False, indent=2))
+            print(json_text(doc))
         return False
     return True
 
@@ -178,16 +178,16 @@ async def run_operation(
         await session.close()
     if refused is not None:
         if as_json:
-            sys.stdout.write(json.dumps(refused.document(), ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(json_text(refused.document()) + "\n")
         else:
             say_error(str(refused), NOT_OFFERED_HINT, redactor=session.redactor)
         say_recorded(record)
         return EXIT_NOT_OFFERED
     if as_json:
         doc = outcome_document(outcome, session.timeline, **(extra(outcome) if extra else {}))
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
-        console = Console(highlight=False)
+        console = out_console()
         call = session.call(outcome.call_index)
         logins = [c for c in session.timeline.calls if c.auth and c is not call]  # a login while connecting
         # The error line below says why the call did not complete, with what to try: the block leaves it out.

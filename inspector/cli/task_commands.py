@@ -6,17 +6,16 @@ session can find the task on the server again (seed 004's test: a new client, ``
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, ServerOpt, connects
 from inspector.cli.run import run_and_exit
-from inspector.protocol.sanitize import one_line
+from inspector.headless.terminal import out_console
+from inspector.protocol.sanitize import json_text, one_line
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 from inspector.session.task_store import known_tasks
@@ -34,9 +33,9 @@ def list_tasks(
     """The tasks this machine's sessions made, newest first (only those of --server SPEC when given)."""
     found = known_tasks(target=server)
     if as_json:
-        sys.stdout.write(json.dumps([t.to_json() for t in found], ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text([t.to_json() for t in found]) + "\n")
         raise typer.Exit(0)
-    console = Console(highlight=False)
+    console = out_console()
     if not found:
         console.print(Text("no tasks recorded" + (f" for {one_line(server, 80)}" if server else ""), style="dim"))
         raise typer.Exit(0)

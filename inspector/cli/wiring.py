@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final, TypedDict, TypeVar, Unpack
 
 from inspector import __version__
 from inspector.answers.base import AnswerSource
+from inspector.headless.terminal import err_console
 from inspector.protocol.redact import Redactor
 from inspector.session import records
 from inspector.session.heap import FreezingHeap
@@ -206,9 +207,7 @@ def login_config(
     if choices.allowed and face is not None:
         login = face
     elif choices.allowed and (browser or paste):
-        from rich.console import Console
-
-        shown = console if console is not None and not quiet else Console(stderr=True, quiet=quiet)
+        shown = console if console is not None and not quiet else err_console(quiet=quiet)
         login = TerminalLogin(shown, browser=browser, paste=paste)
     elif choices.allowed:
         reason = (

@@ -19,6 +19,7 @@ Each is replaced by a visible stand-in: a control picture for C0 controls (``␛
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final
 
@@ -68,3 +69,23 @@ def has_hidden(text: str) -> bool:
     """True when ``text`` holds a character ``clean`` would replace (tabs and newlines count: a URL or a name has
     no business holding one)."""
     return _HIDDEN.search(text) is not None
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # (above the BMP: JSON spells it as its UTF-16 surrogate pair)
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_text(value: object, *, indent: int | None = 2) -> str:
+    """``value`` as JSON text for a terminal or a pipe: every hidden character escaped as ``\\uXXXX``, so the text
+    parses to exactly ``value`` and shows nothing that could style, move or disguise (``json.dumps`` with
+    ``ensure_ascii=False`` passes C1 controls, bidi overrides, zero-width characters and U+2028 through raw).
+    Outside strings JSON has only ASCII, so every such character is inside a string, where the escape is valid."""
+    return _HIDDEN_IN_JSON.sub(_json_escape, json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+_HIDDEN_IN_JSON: Final = re.compile(f"[{_HIDDEN_RANGES}]")
+"""What ``json.dumps`` leaves raw of the hidden characters (it escapes C0 itself; its own newlines are layout)."""

@@ -16,7 +16,7 @@ import json
 import shlex
 from typing import Final, Literal
 
-from inspector.protocol.sanitize import one_line
+from inspector.protocol.sanitize import json_text, one_line
 from inspector.replay.recorded_answers import recorded_answers
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round, Timeline, WireMessage
@@ -57,7 +57,7 @@ def export_json(call: Call) -> str:
             items.append(json.loads(message.raw))
         except ValueError:
             items.append(message.raw)
-    return json.dumps(items, ensure_ascii=False, indent=2)
+    return json_text(items)  # (hidden characters escaped: the same JSON, nothing raw for a terminal)
 
 
 def _http_round(call: Call, round_number: int | None) -> tuple[Round, WireMessage]:

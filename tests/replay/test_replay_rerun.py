@@ -56,7 +56,7 @@ def test_rerun_json_report_and_ignore_paths(recording: Path) -> None:
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
     assert doc["match"] is False and doc["exitCode"] == 1
-    assert doc["summary"] == {"rerun": RERUN, "match": RERUN - 1, "different": 1, "skipped": 4}
+    assert doc["summary"] == {"rerun": RERUN, "match": RERUN - 1, "different": 1, "skipped": 4, "notComparable": 0}
     [different] = [c for c in doc["calls"] if not c["match"]]
     assert (different["call"], different["method"], different["name"]) == (5, "tools/call", "add")
     assert different["differences"] == [

@@ -43,6 +43,8 @@ from inspector.ui.widgets.lab_form import LabForm
 from inspector.ui.widgets.lab_rows import LabTable, LabText
 
 SIZE: Final = (160, 45)
+SMALL: Final = (80, 24)
+"""The small terminal: the layout that adapts (the detail below the timeline, catalog and console one key away)."""
 DEMO: Final = Target.from_spec(f"{sys.executable} -m inspector.demo", name="demo server")
 CANNED: Final[dict[str, dict[str, Any]]] = {
     "resolution": {"action": "accept", "content": {"resolution": "Duplicate"}},
@@ -133,6 +135,12 @@ async def timeline(pilot: Pilot[None]) -> None:
     await _wait(pilot, lambda: screen.selected == (call, 1))
 
 
+async def small_terminal(pilot: Pilot[None]) -> None:
+    """At 80x24: get_weather then update_work_item, round 2 of the latter highlighted; the timeline full width."""
+    await _call(pilot, "get_weather", {"location": "Lisbon"})
+    await request_state(pilot)
+
+
 async def request_state(pilot: Pilot[None]) -> None:
     """The same call with round 2 highlighted: the requestState panel shows the state and its echo check."""
     screen = await _call(pilot, "update_work_item", WORK_ITEM)
@@ -215,6 +223,8 @@ class Shot:
     """Taken on the recorded demo session, read-only (needs a recording factory)."""
     lab: bool = False
     """Runs the lab (needs a lab factory)."""
+    size: tuple[int, int] = SIZE
+    """The terminal's columns and rows."""
 
 
 def shots() -> list[Shot]:
@@ -224,6 +234,7 @@ def shots() -> list[Shot]:
         Shot("composer", composer),
         Shot("timeline-multi-round", timeline),
         Shot("request-state", request_state),
+        Shot("small-terminal-80x24", small_terminal, size=SMALL),
         Shot("elicitation-book-meeting", elicitation),
         Shot("sampling-ask-capital", sampling),
         Shot("replay", replay, replay=True),
@@ -259,7 +270,7 @@ async def take(
         settings = AppSettings(theme=shot.theme, config_dir=config_dir, lab_factory=lab_factory)
         app = InspectorApp(factory, target, settings)
     app.answers = CannedFirst(app.answers)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=shot.size) as pilot:
         await shot.steps(pilot)
         _steady(app)
         await pilot.pause()

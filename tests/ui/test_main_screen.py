@@ -409,10 +409,10 @@ def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) ->
     the 10 demo tools (get_weather, update_work_item, rolling_login, book_meeting, open_dashboard, ask_capital,
     show_roots, heavy_report, slow_count, add), the code_review prompt, the demo://about resource and the
     demo://report{?section} template; the catalog has the focus, get_weather highlighted. The timeline shows five
-    one-round calls, each "complete 1 round 12 ms", newest (#5 resources/templates/list) on top; the detail pane
-    previews the highlighted tool, "tool: get_weather" and its definition as coloured JSON; the requestState panel
-    says there is none; the console is empty; the footer lists call, search, filter, help, theme, quit (no call is
-    highlighted, so no export)."""
+    one-round calls, each "1 round complete 12 ms" (status and time at the right edge), newest (#5
+    resources/templates/list) on top; the detail pane previews the highlighted tool, "tool: get_weather" and its
+    definition as coloured JSON; the requestState panel says there is none; the console is empty; the footer lists
+    call, "C D ` z panes", search, filter, help, theme, quit (no call is highlighted, so no export)."""
 
     async def steps(pilot: Any) -> None:
         screen = await connected(pilot)
@@ -424,10 +424,11 @@ def test_main_screen_after_connect(snap_compare: SnapCompare, tmp_path: Path) ->
 
 def test_multi_round_call_with_request_state(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """Call #6 tools/call update_work_item is unfolded into three rounds: id 6 → input_required resolution,
-    id 7 retry → input_required duplicate_of with a lock mark, id 8 retry → complete, each "12 ms", the two that
-    asked "you 24 ms"; the call's row "complete 3 rounds 36 ms you 48 ms" (the server's time, and the wait for you
-    apart); under round 1 "answered resolution: resolution="Duplicate" (you)", under round 2 "answered
-    duplicate_of: duplicateOfId=4301 (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 →
+    id 7 retry → input_required duplicate_of (the whole key) with a lock mark, id 8 retry → complete, each "12 ms"
+    at the right edge, round 1 "you 24 ms" before it (round 2's wait gives way to its whole key); the call's row
+    "you 48 ms 3 rounds complete 36 ms" (the wait for you, then the server's time at the edge); under round 1
+    "answered resolution: resolution="Duplicate" (you)", under round 2 "answered duplicate_of: duplicateOfId=4301
+    (you)". Round 2 is highlighted: the detail pane heads "#6 round 2 · id 6 →
     id 7" with the exact request (carrying inputResponses and requestState) and response; the requestState panel
     shows the base64 value in its own colour, its length and sha256, "looks like: base64 (of JSON)" and a green
     "✓ echoed unchanged by the retry"."""

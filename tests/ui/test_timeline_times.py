@@ -94,3 +94,25 @@ def test_the_detail_pane_says_the_servers_time_and_the_wait() -> None:
     first = selection(timeline, 2, 1, unfold=False)
     assert first is not None
     assert first.document.lines[1][1] == "tools/call → input_required · server 14 ms · then waited for you 9.7 s"
+
+
+def test_the_secondary_columns_give_way_before_the_name_and_the_time_keeps_its_unit() -> None:
+    timeline = modern_weather()
+    wide, rounds_only, bare = (
+        render_row(Row(2, 0, 0), timeline, {2}, RowLook(width, PALETTE)).plain for width in (90, 56, 46)
+    )
+    assert wide.startswith("▼ #2 tools/call get_weather") and "you 9.7 s" in wide and wide.endswith("79 ms")
+    # Narrower: who answered goes first, then the rounds; the name, the status and "79 ms" stay whole.
+    assert "you" not in rounds_only and "2 rounds" in rounds_only and rounds_only.endswith("complete    79 ms")
+    assert "round" not in bare and "get_weather" in bare and bare.endswith("complete    79 ms")
+    assert all(len(text) == width for text, width in ((wide, 90), (rounds_only, 56), (bare, 46)))
+    squeezed = render_row(Row(2, 0, 0), timeline, {2}, RowLook(30, PALETTE)).plain
+    assert squeezed.endswith("complete 79 ms") and "…" in squeezed  # no room at all: only then is the name cut
+
+
+def test_a_round_keeps_its_input_keys_and_its_lock_before_who_answered() -> None:
+    timeline = modern_weather()
+    for width in (90, 60, 48):
+        text = render_row(Row(2, 1, 0), timeline, {2}, RowLook(width, PALETTE)).plain
+        assert "id 2 → input_required  github_login" in text and text.endswith("14 ms"), (width, text)
+        assert ("you 9.7 s" in text) == (width == 90)

@@ -14,6 +14,7 @@ from inspector.session.timeline import RequestState, Timeline
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
 from inspector.ui.safe_text import clean, one_line, safe
+from inspector.ui.screens.pane_layout import PaneLayout, Panes
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.request_state import echo_line, looks_like
@@ -156,3 +157,19 @@ def test_rows_newest_first_and_filter_terms() -> None:
     assert build_rows(timeline, set(), CallFilter("status:error")) == []
     assert len(build_rows(timeline, set(), CallFilter("method:tools/call name:add"))) == 10
     assert build_rows(timeline, set(), CallFilter("nothing-matches")) == []
+
+
+def test_the_panes_follow_the_size_and_a_toggle_holds_until_a_threshold_is_crossed() -> None:
+    layout = PaneLayout()
+    assert layout.resized(160, 45) == Panes(True, True, True, stacked=False, drawer=False)
+    assert layout.resized(100, 30) == Panes(True, True, False, stacked=True, drawer=False)
+    small = layout.resized(80, 24)
+    assert small == Panes(False, True, False, stacked=True, drawer=True)
+    assert small.classes() == {"-stacked", "-drawer", "-no-catalog", "-no-console"}
+    assert layout.toggle("catalog").catalog and layout.resized(82, 24).catalog  # same band: the toggle holds
+    assert layout.resized(80, 24).catalog and layout.chosen == {"catalog": True}
+    zoomed = layout.zoom()
+    assert not (zoomed.catalog or zoomed.detail or zoomed.console)
+    assert layout.zoom() == Panes(False, True, False, stacked=True, drawer=True)  # again: as the size gives
+    layout.toggle("console")
+    assert layout.resized(160, 45).console and layout.chosen == {}  # a threshold crossed: adapts again

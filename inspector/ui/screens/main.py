@@ -12,10 +12,11 @@ and every key that would send says so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from textual import on, work
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
@@ -41,6 +42,7 @@ from inspector.ui.screens.call_composer import CallComposer, CallRequest
 from inspector.ui.screens.detail_show import DetailShow
 from inspector.ui.screens.live_session import LiveSession
 from inspector.ui.screens.long_work import LongWork
+from inspector.ui.screens.pane_layout import PANES, Pane, PaneLayout, Panes
 from inspector.ui.screens.replay_walk import ReplayWalk
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
@@ -56,6 +58,7 @@ from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_view import TimelineView
 
 if TYPE_CHECKING:
+    from textual import events
     from textual.app import ComposeResult
 
     from inspector.answers.base import AnswerSource
@@ -63,22 +66,46 @@ if TYPE_CHECKING:
     from inspector.ui.session_port import SessionPort
 
 
+LAYOUT_CLASSES: Final = frozenset({"-stacked", "-drawer", *(f"-no-{pane}" for pane in PANES)})
+"""The screen's classes that ``Panes.classes`` sets (the others are left alone)."""
+PANE_GROUP: Final = Binding.Group("panes")
+"""The footer's one item for the pane keys."""
+PANE_IDS: Final[dict[Pane, str]] = {"catalog": "#catalog", "detail": "#right", "console": "#console"}
+"""What each pane hides: the detail goes with the requestState (and subscriptions) panel beside it."""
+
+
 class MainScreen(Screen[None]):
     """Everything about one session (or one recording, read-only)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = bindings(
-        "main",
-        Key("n", "step(False)", "next message", "Replay: reveal the next message"),
-        Key("N", "step(True)", "all", "Replay: reveal every remaining message"),
-        Key("slash", "search", "search", "Search the catalog", priority=True),
-        Key("f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True),
-        Key("r", "reconnect", "retry", "Try to connect again"),
-        Key("l", "work('panel')", "subscriptions", "Show or hide the subscriptions panel (subscriptions/listen)"),
-        Key("T", "work('tasks')", "tasks on/off", "Declare the Tasks extension on later calls, or not"),
-        Key("L", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
-        Key("a", "login", "login", "The session's OAuth logins, step by step, and the one that waits", show=False),
-        Key("escape", "back", "servers", "Close this session and choose another server"),
-    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # First, so that a narrow footer still shows how to bring back a pane the size hid; one footer item for
+        # the four ("C D ` z panes"), each key with its own words in the help.
+        *(
+            replace(binding, group=PANE_GROUP) if isinstance(binding, Binding) else binding
+            for binding in bindings(
+                "main",
+                Key("C", "pane('catalog')", "catalog", "Show or hide the catalog (a drawer under 100 columns)"),
+                Key("D", "pane('detail')", "detail", "Show or hide the detail and requestState panes"),
+                Key("grave_accent", "pane('console')", "console", "Show or hide the console", display="`"),
+                Key("z", "zoom", "zoom", "The timeline alone, full width; again: every pane back"),
+            )
+        ),
+        *bindings(
+            "main",
+            Key("n", "step(False)", "next message", "Replay: reveal the next message"),
+            Key("N", "step(True)", "all", "Replay: reveal every remaining message"),
+            Key("slash", "search", "search", "Search the catalog", priority=True),
+            Key(
+                "f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True
+            ),
+            Key("r", "reconnect", "retry", "Try to connect again"),
+            Key("l", "work('panel')", "subscriptions", "Show or hide the subscriptions panel (subscriptions/listen)"),
+            Key("T", "work('tasks')", "tasks on/off", "Declare the Tasks extension on later calls, or not"),
+            Key("L", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
+            Key("a", "login", "login", "The session's OAuth logins, step by step, and the one that waits", show=False),
+            Key("escape", "back", "servers", "Close this session and choose another server"),
+        ),
+    ]
 
     def __init__(
         self,
@@ -108,6 +135,8 @@ class MainScreen(Screen[None]):
         """Brings up the login screen when a login starts (``a`` any time)."""
         self._bridge: TimelineBridge | None = None
         self._empty = Timeline(target=self.target.display_name)
+        self.layout_panes = PaneLayout()
+        """Which panes show at the terminal's size, and the toggles (``C``, ``D``, the backtick, ``z``) over that."""
 
     @property
     def session(self) -> SessionPort | None:
@@ -119,19 +148,22 @@ class MainScreen(Screen[None]):
         with CallKeys(id="panes"):
             with Horizontal(id="body"):
                 yield Catalog(id="catalog")
-                with Vertical(id="middle"):
-                    yield ConnectErrorPanel(id="connect-error")
-                    timeline = TimelineView(self.timeline, id="timeline")
-                    yield timeline
-                    yield FilterBox(
-                        timeline,
-                        placeholder="filter: method:tools/call name:weather status:complete error findings",
-                        id="filter",
-                    )
-                with Vertical(id="right"):
-                    yield DetailView(id="detail")
-                    yield RequestStatePanel(id="state")
-                    yield ListenPanel(id="listen")
+                # Timeline and detail side by side, or the detail below (``-stacked``): the CSS lays #work out.
+                with Horizontal(id="work"):
+                    with Vertical(id="middle"):
+                        yield ConnectErrorPanel(id="connect-error")
+                        timeline = TimelineView(self.timeline, id="timeline")
+                        yield timeline
+                        yield FilterBox(
+                            timeline,
+                            placeholder="filter: method:tools/call name:weather status:complete error findings",
+                            id="filter",
+                        )
+                    with Horizontal(id="right"):
+                        yield DetailView(id="detail")
+                        with Vertical(id="side"):
+                            yield RequestStatePanel(id="state")
+                            yield ListenPanel(id="listen")
             yield Console(id="console")
         yield KeyFooter()
 
@@ -148,7 +180,7 @@ class MainScreen(Screen[None]):
         return self.query_one(TimelineView)
 
     def on_mount(self) -> None:
-        self.composer = CallComposer(self.app, self.run_call, self.answers)
+        self.composer = CallComposer(self.app, self._send_composed, self.answers)
         """Opens the composer (or the answers editor of a resend) and makes the call composed."""
         keys = self.query_one(CallKeys)
         self.shown = DetailShow(
@@ -162,11 +194,43 @@ class MainScreen(Screen[None]):
         self.query_one("#detail").border_title = "Detail"
         self.query_one("#console").border_title = "Console  stderr · logs · transport"
         self._header()
+        self._lay_out(self.layout_panes.resized(*self.app.size))
         if self.walk is not None:
             self._open_recording(self.walk)
         else:
-            self.query_one(CatalogList).focus()
+            if self.layout_panes.is_shown("catalog"):
+                self.query_one(CatalogList).focus()
+            else:
+                self.timeline_view.focus()
             self.connect()
+
+    # ------------------------------------------------------------------------------------------------ layout
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out(self.layout_panes.resized(event.size.width, event.size.height))
+
+    def _lay_out(self, panes: Panes) -> None:
+        """Apply ``panes`` (the CSS reads the classes); a pane hidden with the focus in it hands it to the
+        timeline, so the keys typed next still land somewhere visible."""
+        wanted = panes.classes()
+        if wanted != LAYOUT_CLASSES & set(self.classes):
+            self.remove_class(*LAYOUT_CLASSES)
+            self.add_class(*wanted)
+        focused = self.focused
+        hidden = [self.query_one(PANE_IDS[pane]) for pane in PANES if not getattr(panes, pane)]
+        if focused is not None and any(focused is pane or pane in focused.ancestors for pane in hidden):
+            self.timeline_view.focus()
+        self.refresh_bindings()
+
+    def action_pane(self, pane: Pane) -> None:
+        """``C`` the catalog, ``D`` the detail (and the requestState panel), the backtick the console: shown or
+        hidden; the catalog brought back takes the focus (what it is asked for: choosing what to call)."""
+        self._lay_out(self.layout_panes.toggle(pane))
+        if pane == "catalog" and self.layout_panes.is_shown("catalog"):
+            self.query_one(CatalogList).focus()
+
+    def action_zoom(self) -> None:
+        """The timeline alone, full width (the highlighted call's detail one ``D`` away); again: the panes back."""
+        self._lay_out(self.layout_panes.zoom())
 
     def _header(self) -> None:
         note = self.walk.note if self.walk is not None else self.work.note if self.work is not None else ""
@@ -226,6 +290,15 @@ class MainScreen(Screen[None]):
         stderr = [line.text for line in self.timeline.console if line.source == "stderr"]
         self.query_one(ConnectErrorPanel).show_failure(error, stderr)
         self.refresh_bindings()
+
+    def _send_composed(self, request: CallRequest) -> None:
+        """A call composed in a dialog (or chosen in the catalog): the drawer closes, the call is what to watch now.
+        It closes now, in the step that closes the dialog, not when the call's worker first runs: by then the keys
+        typed after the dialog's enter (``/slow``) have moved on, and the drawer closing under them took the focus
+        from the search box they opened (``s`` then resent)."""
+        if self.layout_panes.shown.drawer and self.layout_panes.is_shown("catalog"):
+            self._lay_out(self.layout_panes.toggle("catalog"))
+        self.run_call(request)
 
     @work(exclusive=False, group="call")
     async def run_call(self, request: CallRequest) -> None:
@@ -343,6 +416,8 @@ class MainScreen(Screen[None]):
             return self.can_go_back
         if action == "work":
             return self.work is not None and not typing(self.app)
+        if action in ("pane", "zoom"):
+            return not typing(self.app)
         return True
 
     def action_work(self, what: str) -> None:
@@ -362,6 +437,8 @@ class MainScreen(Screen[None]):
             self.refresh_bindings()
 
     def action_search(self) -> None:
+        if not self.layout_panes.is_shown("catalog"):
+            self._lay_out(self.layout_panes.show("catalog"))  # (hidden at this size: the search brings it)
         self.query_one(Catalog).focus_search()
 
     def action_filter(self) -> None:

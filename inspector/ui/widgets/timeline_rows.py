@@ -205,22 +205,42 @@ def _round_result_style(round_: Round) -> str:
     return "error" if round_.result_type == "error" else "response"
 
 
-def _line(left: Text, right: Text, width: int, extra: Text | None = None) -> Text:
-    """``left`` and ``right`` on one line of ``width``; ``extra`` after ``left`` in the room left over (it gives
-    way first: a call's name is cut only when there is no room for it at all)."""
-    room = max(width - right.cell_len - 1, 8)
-    if extra is not None and room - left.cell_len >= 12:
-        extra.truncate(room - left.cell_len, overflow="ellipsis")
+EXTRA_MIN: Final = 14
+"""The least room a row's extra (a progress bar and its count, what a task is doing) is shown in; less, it goes
+(the detail pane has it: the round's notifications, the task's status)."""
+
+
+def _fit(left: Text, rights: list[Text], width: int, extra: Text | None = None) -> Text:
+    """``left`` and the first of ``rights`` (from the richest to the barest) that leaves room for it, on one line of
+    ``width``: the secondary columns give way before a name is cut, and a name is cut only when even the barest
+    right-hand side leaves no room for it. ``extra`` goes after ``left`` in the room left over when at least
+    ``EXTRA_MIN`` cells (or its whole) are; it is weighed with ``left`` when choosing, so a running call's progress
+    bar is kept before its rounds count or its wait."""
+    wanted = left.cell_len + (min(extra.cell_len, EXTRA_MIN) if extra is not None else 0)
+    right = next((r for r in rights if wanted <= width - r.cell_len - 1), None)
+    if right is None:
+        right = next((r for r in rights if left.cell_len <= width - r.cell_len - 1), rights[-1])
+    room = max(width - right.cell_len - 1, 1)
+    spare = room - left.cell_len
+    if extra is not None and spare >= min(extra.cell_len, EXTRA_MIN):
+        extra.truncate(spare, overflow="ellipsis")
         left.append_text(extra)
     left.truncate(room, overflow="ellipsis", pad=True)
-    return Text.assemble(left, " ", right, end="", no_wrap=True)
+    line = Text.assemble(left, " ", right, end="", no_wrap=True)
+    line.truncate(width, overflow="ellipsis")  # (only narrower than the barest right-hand side itself)
+    return line
+
+
+def _right(*parts: Text | str) -> Text:
+    return Text.assemble(*parts, end="", no_wrap=True)
 
 
 def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None = None) -> Text:
-    """The line of a call: fold mark, index, method, name, and while it runs its progress bar (or what its task
-    says it is doing; a task that ended, its summary); then in columns the status (and findings mark), the
-    rounds, the server's time and the wait for answers (``you 9.7 s``); a resent call names the call it
-    resent."""
+    """The line of a call: fold mark, index, method, a resent call's ``↻ #N``, the whole name, and while it runs
+    its progress bar (or what its task says it is doing; a task that ended, its summary); then, at the right edge
+    where every row has them, the status (and findings mark) and the server's time with its unit. Between the two,
+    when the row has room for them: the wait for answers with who gave them (``you 9.7 s``) and the rounds; they
+    give way first (the detail pane says both)."""
     palette = look.palette
     columns = look.columns or Columns.of([call], view)
     left = Text(no_wrap=True, end="")
@@ -230,17 +250,28 @@ def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None
     if call.resends is not None:
         left.append(f"↻ #{call.resends} ", palette["state"])
     left.append(one_line(call.name or "", 200))
-    right = Text(no_wrap=True, end="")
     status = status_text(call, view)
     said = view.status(call) if view is not None else call.status
-    right.append(said, palette[status_style(said)])
+    shown = Text(said, palette[status_style(said)], no_wrap=True, end="")
     if status != said:
-        right.append(status[len(said) :], palette["finding"])
-    right.append(" " * (columns.status - len(status) + 1))
+        shown.append(status[len(said) :], palette["finding"])
+    time = Text(server_time(call.server_ms, call.ended), palette["pending"], no_wrap=True, end="")
     rounds = len(call.rounds)
-    right.append(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH), palette["dim"])
-    _times(right, server_time(call.server_ms, call.ended), waited(call.answer_sources, call.wait_ms), columns, palette)
-    return _line(left, right, look.width, _work(call, palette))
+    counted = Text(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH) + " ", palette["dim"], end="")
+    aligned = _right(shown, " " * (columns.status - len(status) + 1), _pad_left(time, TIME_WIDTH))
+    wait = _wait(waited(call.answer_sources, call.wait_ms), palette)
+    rights = [_right(wait, counted, aligned), _right(counted, aligned), aligned, _right(shown, " ", time)]
+    return _fit(left, rights, look.width, _work(call, palette))
+
+
+def _pad_left(text: Text, width: int) -> Text:
+    """``text`` right-aligned in ``width`` cells (a time ends where every row's time ends)."""
+    return Text.assemble(" " * max(width - text.cell_len, 0), text, end="", no_wrap=True)
+
+
+def _wait(wait: str | None, palette: Palette) -> Text:
+    """The wait for answers with who gave them, the first column to give way (empty: nothing was asked)."""
+    return Text(f"  {wait}  " if wait else "", palette["input-required"], no_wrap=True, end="")
 
 
 def _work(call: Call, palette: Palette) -> Text | None:
@@ -254,13 +285,6 @@ def _work(call: Call, palette: Palette) -> Text | None:
     if call.task is not None:
         return Text(f"  {work_rows.polls_text(call)}", palette["dim"], no_wrap=True, end="")
     return None
-
-
-def _times(right: Text, server: str, wait: str | None, columns: Columns, palette: Palette) -> None:
-    """The last columns of a row: the server's time, then the wait for answers (when any row has one)."""
-    right.append(f" {server:>{TIME_WIDTH}}", palette["pending"])
-    if columns.wait:
-        right.append(f" {wait or '':<{columns.wait}}", palette["input-required"])
 
 
 def is_retry(call: Call, round_: Round) -> bool:
@@ -302,7 +326,10 @@ def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = Fa
     left = Text(no_wrap=True, end="")
     left.append("  └ " if last else "  ├ ", palette["dim"])
     if round_.kind == "server-request":
-        left.append(f"← server request id {round_.request_id} {one_line(round_.method, 40)}", palette["input-required"])
+        left.append(
+            f"← server request id {one_line(str(round_.request_id), 20)} {one_line(round_.method, 40)}",
+            palette["input-required"],
+        )
     else:
         retry = " retry" if is_retry(call, round_) else ""
         # (a poll sits under the polls row: its method goes without saying)
@@ -318,19 +345,21 @@ def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = Fa
         left.append(f"  {one_line(keys, 120)}", palette["input-required"])
     if round_.late:
         left.append("  late", palette["finding"])
-    if startup:
-        left.append(f"  ({STARTUP})", palette["dim"])
     marks = Text(no_wrap=True, end="")
     if round_.request_state is not None:
         marks.append(LOCK, palette["state"])
     if round_.findings:
-        marks.append(f" ⚠{len(round_.findings)}", palette["finding"])
-    right = Text(" " * max(ROUNDS_WIDTH - marks.cell_len, 0), no_wrap=True, end="")
-    right.append_text(marks)
-    wait = waited(round_.answer_sources, call.round_wait_ms[position])
+        marks.append(f"{' ' if marks else ''}⚠{len(round_.findings)}", palette["finding"])
     server = "" if round_.kind == "server-request" else server_time(call.round_server_ms[position], call.ended)
-    _times(right, server, wait, columns, palette)
-    return _line(left, right, look.width)
+    time = Text(server, palette["pending"], no_wrap=True, end="")
+    # Under the call's columns: the marks under its rounds, nothing under its status, the time under its time.
+    under = _right(_pad_left(marks, ROUNDS_WIDTH), " " * (columns.status + 2), _pad_left(time, TIME_WIDTH))
+    wait = _wait(waited(round_.answer_sources, call.round_wait_ms[position]), palette)
+    # (barer: the status column's room goes to the keys; the time still ends where every time ends)
+    barer = _right(marks, " " if marks else "", _pad_left(time, TIME_WIDTH))
+    rights = [_right(wait, under), under, barer, _right(marks, " " if marks and time else "", time)]
+    extra = Text(f"  ({STARTUP})", palette["dim"], no_wrap=True, end="") if startup else None
+    return _fit(left, rights, look.width, extra)
 
 
 def render_detail(text: str, style: str, look: RowLook, *, last_round: bool) -> Text:

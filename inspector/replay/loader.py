@@ -146,6 +146,9 @@ def parse_recording(path: Path, data: bytes) -> Loaded:
             continue
         try:
             value = json.loads(text)
+        except RecursionError:  # (a crafted line of 200,000 "[": Python's parser gives up, the replay must not)
+            problems.append(Problem(number, f"nested too deeply to read ({len(chunk)} bytes); skipped"))
+            continue
         except json.JSONDecodeError as exc:
             if last and cut:
                 why = f"the last line was cut off ({len(chunk)} bytes, no newline): the recording was probably killed"

@@ -213,3 +213,13 @@ def test_many_damaged_lines_are_summed_up_not_listed_one_by_one(tmp_path: Path) 
     assert says(result.stderr, "295 more line(s) like these (300 in all); --json lists every one")
     as_json = json.loads(invoke("replay", str(path), "--json").stdout)
     assert len([p for p in as_json["problems"] if "not JSON" in p["why"]]) == 300
+
+
+def test_a_line_nested_too_deeply_is_named_and_skipped_without_a_traceback(tmp_path: Path) -> None:
+    """A crafted line of 200,000 ``[`` made the replay crash with a RecursionError; the recording around it reads."""
+    lines = _lines(HEADER, *_call_records(1, 1))
+    path = _write(tmp_path / "deep.jsonl", [lines[0], "[" * 200_000, *lines[1:]])
+    result = invoke("replay", str(path), "--print")
+    assert result.exit_code == 0, result.output
+    assert "error: line 2: nested too deeply to read (200000 bytes); skipped" in result.stderr
+    assert "#1 tools/call add  complete" in result.stdout and "Traceback" not in result.output

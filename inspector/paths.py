@@ -33,3 +33,24 @@ def config_dir() -> Path:
     from platformdirs import user_config_path
 
     return user_config_path(APP)
+
+
+PRIVATE_FILE: Final = 0o600
+PRIVATE_FOLDER: Final = 0o700
+
+
+def private_folder(path: Path) -> Path:
+    """``path`` as a folder, the folders made for it readable by the user only (a folder that exists is left as it
+    is: it may be the user's own, such as where ``--record`` was pointed)."""
+    path.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    return path
+
+
+def open_private(path: Path, *, append: bool = False) -> int:
+    """A file descriptor to write ``path``, which only its user can read (0600: a recording holds what a server said
+    and what the user answered); an existing file is made 0600 too. Its folder is made with ``private_folder``."""
+    private_folder(path.parent)
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    os.fchmod(fd, PRIVATE_FILE)
+    return fd

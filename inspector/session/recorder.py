@@ -6,9 +6,11 @@ Nothing is buffered in the process: a record is written on its own, or with the 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import IO
 
+from inspector.paths import open_private
 from inspector.protocol.wire_text import recording_line
 from inspector.session.records import Record
 
@@ -18,9 +20,9 @@ class Recorder:
 
     def __init__(self, path: Path, header: Record) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Unbuffered binary: one os-level write per record is both the flush and the whole cost.
-        self._file: IO[bytes] | None = path.open("wb", buffering=0)
+        # Unbuffered binary: one os-level write per record is both the flush and the whole cost. Readable by the
+        # user only (0600, in folders made 0700): it holds what the server said and what the user answered.
+        self._file: IO[bytes] | None = os.fdopen(open_private(path), "wb", buffering=0)
         self.bytes_written = 0
         self.write(header)
 

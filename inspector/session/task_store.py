@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from inspector.paths import data_dir
+from inspector.paths import data_dir, open_private
 from inspector.protocol.json_values import json_int
 
 FILE: Final = "tasks.jsonl"
@@ -93,8 +94,7 @@ class TaskStore:
         created_at, ttl_ms = _text(task.get("createdAt")), json_int(task.get("ttlMs", task.get("ttl")))
         known = KnownTask(task_id, self.target, shape, tool, status, self.recording, created_at, ttl_ms, seen)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as out:
+            with os.fdopen(open_private(self.path, append=True), "a", encoding="utf-8") as out:
                 out.write(json.dumps(known.to_json(), ensure_ascii=False) + "\n")
         except OSError:
             pass

@@ -12,6 +12,7 @@ from replay_support import CHANGED, DEMO, http_server, invoke
 
 from inspector.replay import store
 from inspector.replay.steps import print_steps
+from inspector.session.task_store import store_path
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
@@ -152,3 +153,19 @@ def test_step_mode_walks_message_by_message_with_gaps(tmp_path: Path) -> None:
     waits: list[int] = []
     shown = print_steps(Console(file=open("/dev/null", "w")), load_recording(path).records, lambda: waits.append(1))  # noqa: SIM115, PTH123
     assert shown == 8 and len(waits) == 7
+
+
+def test_recordings_and_the_task_store_are_readable_by_their_user_only(data_dir: Path, tmp_path: Path) -> None:
+    """A recording holds what the server said and what the user answered: 0600, in a recordings folder made 0700;
+    so does a recording written where --record points (over a file that was 0644), and the store of task ids."""
+    assert invoke("call", "nightly_build", "--demo").exit_code == 0
+    [path] = _recordings(data_dir)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert (data_dir / "recordings").stat().st_mode & 0o777 == 0o700
+    given = tmp_path / "mine.jsonl"
+    given.write_text("old\n", encoding="utf-8")
+    given.chmod(0o644)
+    assert invoke("call", "add", "--args", '{"a": 1, "b": 2}', "--demo", "--record", str(given)).exit_code == 0
+    assert given.stat().st_mode & 0o777 == 0o600 and given.read_text(encoding="utf-8").startswith('{"recording"')
+    tasks = store_path(data_dir)
+    assert tasks.is_file() and tasks.stat().st_mode & 0o777 == 0o600, "the task ids kept for `inspector task`"

@@ -1,6 +1,8 @@
-"""Secrets are redacted in every spelling a server could echo them back in (the classes of the hostile issue:
-as is, JSON-escaped, base64 standard and URL-safe with and without padding, of the secret alone, of
-``Bearer <secret>``, of ``user:<secret>`` and inside longer texts at every alignment, percent-encoded, hex)."""
+"""Secrets are redacted in every spelling a server could echo them back in (the classes of the hostile issues:
+as is, JSON-escaped at any depth, ``\\uXXXX``-escaped, base64 standard, URL-safe and MIME-wrapped with and without
+padding, of the secret alone, of ``Bearer <secret>``, of ``user:<secret>`` and inside longer texts at every
+alignment, base32, percent-encoded byte by byte in either case, hex in either case with or without separators, HTML
+numeric entities), for fixed secrets and as a property over random ones."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import json
 import urllib.parse
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from inspector.protocol.redact import REDACTED, Redactor
 
@@ -26,6 +30,21 @@ def encodings(secret: str) -> dict[str, str]:
         "percent plus": urllib.parse.quote_plus(secret),
         "hex": raw.hex(),
         "HEX": raw.hex().upper(),
+        "json four deep": _json_deep(secret, 4),
+        "json five deep": _json_deep(secret, 5),
+        "\\u escapes": "".join(f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else c for c in secret),
+        "\\u escapes upper": "".join(f"\\u{ord(c):04X}" if ord(c) <= 0xFFFF else c for c in secret),
+        "percent every byte": "".join(f"%{b:02x}" for b in raw),
+        "PERCENT every byte": "".join(f"%{b:02X}" for b in raw),
+        "percent dash only": secret.replace("-", "%2d"),
+        "html decimal": "".join(f"&#{ord(c)};" for c in secret),
+        "html hex": "".join(f"&#x{ord(c):x};" for c in secret),
+        "hex colons": raw.hex(":"),
+        "HEX spaces": raw.hex(" ").upper(),
+        "base32": base64.b32encode(raw).decode(),
+        "base32 lower": base64.b32encode(b"k=" + raw).decode().lower().rstrip("="),
+        "base64 mime": _mime(base64.b64encode(b"x" * 60 + raw).decode()),
+        "base64 mime in json": json.dumps(_mime(base64.b64encode(b"x" * 60 + raw).decode()))[1:-1],
     }
     for label, plain in {
         "alone": raw,
@@ -40,6 +59,19 @@ def encodings(secret: str) -> dict[str, str]:
             forms[f"base64 {alphabet} {label}"] = text
             forms[f"base64 {alphabet} {label} unpadded"] = text.rstrip("=")
     return forms
+
+
+def _json_deep(secret: str, depth: int) -> str:
+    """The secret JSON-escaped ``depth`` times (a string inside a string inside ...), without the outer quotes."""
+    text = secret
+    for _ in range(depth):
+        text = json.dumps(text)[1:-1]
+    return text
+
+
+def _mime(text: str) -> str:
+    """Base64 wrapped as MIME does, at 76 characters a line."""
+    return "\r\n".join(text[i : i + 76] for i in range(0, len(text), 76))
 
 
 @pytest.mark.parametrize("secret", SECRETS)
@@ -80,3 +112,14 @@ def test_json_values_are_redacted_key_and_value() -> None:
     redactor = Redactor(["s3cr3t-token-0042"])
     value = {"s3cr3t-token-0042": ["x s3cr3t-token-0042 y", 3, None], "ok": {"nested": "s3cr3t-token-0042"}}
     assert json.dumps(redactor.redact_value(value)).count(REDACTED) == 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(secret=st.text(st.characters(codec="utf-8"), min_size=8, max_size=40))
+def test_any_secret_in_any_ordinary_encoding_is_redacted(secret: str) -> None:
+    """A property: random secrets (any character UTF-8 can spell: no lone surrogates), each spelling of
+    ``encodings`` inside other text, is found and replaced, whatever the secret holds."""
+    redactor = Redactor([secret])
+    for label, form in encodings(secret).items():
+        shown = redactor.redact(f"before {form} after")
+        assert REDACTED in shown and form not in shown.replace(REDACTED, "\0"), (label, form)

@@ -233,11 +233,10 @@ async def test_a_pasted_redirect_logs_in(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("how", "step", "said", "hint"),
     [
-        ("tamper-state", "callback", "State parameter mismatch", "not the answer to this login"),
         ("wrong-iss", "callback", "Authorization response iss mismatch", "RFC 9207"),
         ("deny", "authorization", "access_denied", "consent was not given"),
     ],
-    ids=["wrong-state", "wrong-iss", "access-denied"],
+    ids=["wrong-iss", "access-denied"],
 )
 async def test_a_bad_redirect_is_refused_and_nothing_is_stored(
     tmp_path: Path, how: str, step: str, said: str, hint: str
@@ -281,4 +280,36 @@ async def test_no_login_fails_fast_and_asks_the_authorization_server_nothing(tmp
         )
         assert exchanges(session) == [], "nothing was asked of anyone"
         assert demo.provider.clients == {}, "no client was registered for a login that may not run"
+        assert store.load(demo.mcp_url) is None
+
+
+async def test_a_redirect_with_another_state_is_ignored_and_the_real_one_logs_in(tmp_path: Path) -> None:
+    """One forged ``GET /callback?code=X&state=wrong`` used to end the waiting login (and the real redirect that
+    followed was refused): now it is answered 400, said on the login's steps, and the wait goes on."""
+    store: TokenStore = file_store(tmp_path)
+    async with demo_running() as demo:
+        session = session_for(demo.mcp_url, auth_config(store, BrowserLogin("forged-first")))
+        try:
+            await session.connect()
+            assert (await session.call_tool("whoami")).status == "complete"
+        finally:
+            await session.close()
+        strays = [s for s in session.timeline.auth if "another state" in s.what]
+        assert len(strays) == 1 and strays[0].outcome == "refused", [s.what for s in session.timeline.auth]
+        assert store.load(demo.mcp_url) is not None, "logged in with the real redirect"
+
+
+async def test_only_a_redirect_with_another_state_ends_in_the_login_timeout(tmp_path: Path) -> None:
+    """A tampered state never logs in: the redirect is ignored, and the login ends at its timeout saying so."""
+    store: TokenStore = file_store(tmp_path)
+    async with demo_running() as demo:
+        config = auth_config(store, BrowserLogin("tamper-state"), login_timeout=3.0)
+        session = session_for(demo.mcp_url, config)
+        with pytest.raises(ConnectError) as failed:
+            try:
+                await session.connect()
+            finally:
+                await session.close()
+        assert "no redirect came back within 3 s" in failed.value.message, failed.value.message
+        assert any("another state" in s.what for s in session.timeline.auth)
         assert store.load(demo.mcp_url) is None

@@ -165,8 +165,20 @@ class _Helpers:
                     f"`inspector auth logout {self.authorizer.server}` to register again on another",
                 ) from None
             # Served from now on, whether or not (and whenever) the face awaits it: the browser may come first.
-            self._serving = asyncio.ensure_future(callback.wait(self.authorizer.config.login_timeout))
+            # Only the redirect with this authorization's state ends the wait; another is said and ignored.
+            state = dict(parse_qsl(urlsplit(self.url).query)).get("state")
+            wait = callback.wait(self.authorizer.config.login_timeout, state=state, ignored=self._stray)
+            self._serving = asyncio.ensure_future(wait)
         return self._serving
+
+    def _stray(self, landing: Landing) -> None:
+        """A redirect with another state came to the callback: said on the login's steps, and ignored."""
+        self.narrator.decision(
+            "authorization",
+            "refused",
+            "a redirect with another state came to the callback: ignored, still waiting for this login's",
+            "only the redirect whose state is the one this login sent is taken (a forged or stale one may come first)",
+        )
 
     async def stop(self) -> None:
         """The login ended: stop serving the callback (if the face did not wait for it)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
@@ -22,6 +23,10 @@ PATH: Final = "/callback"
 _PAGE: Final = (
     b"<!doctype html><meta charset=utf-8><title>inspector</title>"
     b"<p>The login reached the inspector. You can close this tab.</p>"
+)
+_STRAY_PAGE: Final = (
+    b"<!doctype html><meta charset=utf-8><title>inspector</title>"
+    b"<p>This is not the redirect the login waits for (its state does not match). The inspector goes on waiting.</p>"
 )
 _MAX_REQUEST_LINE: Final = 16384
 
@@ -69,9 +74,13 @@ class LoopbackCallback:
             sock.setblocking(False)
             self.listening = True
 
-    async def wait(self, timeout: float) -> Landing:
-        """Listen (if not yet) until a browser comes to ``/callback``; the socket is closed however this ends.
-        Raises ``TimeoutError`` after ``timeout`` seconds."""
+    async def wait(
+        self, timeout: float, *, state: str | None = None, ignored: Callable[[Landing], None] | None = None
+    ) -> Landing:
+        """Listen (if not yet) until a browser comes to ``/callback`` with the login's ``state``; the socket is
+        closed however this ends. A redirect with another state (a forged one, or a stale tab's) is answered 400,
+        told to ``ignored``, and the wait goes on: one stray request must not end a login, nor make the real
+        redirect that follows be refused. Raises ``TimeoutError`` after ``timeout`` seconds."""
         self.listen()
         sock = self._sock
         assert sock is not None
@@ -79,7 +88,7 @@ class LoopbackCallback:
 
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             try:
-                await _answer(reader, writer, landed)
+                await _answer(reader, writer, landed, state, ignored)
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
                 pass
             finally:
@@ -104,7 +113,13 @@ class LoopbackCallback:
             self._sock = None
 
 
-async def _answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, landed: asyncio.Future[Landing]) -> None:
+async def _answer(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    landed: asyncio.Future[Landing],
+    state: str | None,
+    ignored: Callable[[Landing], None] | None,
+) -> None:
     line = await reader.readuntil(b"\n")
     if len(line) > _MAX_REQUEST_LINE:
         raise ValueError("request line too long")
@@ -116,10 +131,20 @@ async def _answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, la
         writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         await writer.drain()
         return
+    landing = Landing(dict(parse_qsl(target.query, keep_blank_values=True)), "browser")
+    if state is not None and landing.state != state:
+        writer.write(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(_STRAY_PAGE), _STRAY_PAGE)
+        )
+        await writer.drain()
+        if ignored is not None:
+            ignored(landing)
+        return
     writer.write(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\n"
         b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(_PAGE), _PAGE)
     )
     await writer.drain()
     if not landed.done():
-        landed.set_result(Landing(dict(parse_qsl(target.query, keep_blank_values=True)), "browser"))
+        landed.set_result(landing)

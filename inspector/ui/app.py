@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 from urllib.parse import urlparse
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.message import Message
+from textual.screen import ModalScreen, Screen
 
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
 from inspector.ui.app_settings import AppSettings
 from inspector.ui.interactive_answers import InteractiveAnswers
-from inspector.ui.key_hold import KeyHold
+from inspector.ui.key_hold import KeyHold, Settling
 from inspector.ui.keys import Key, bindings, gather_keys, typing, wants_tab
 from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.screens.connect import ConnectScreen
@@ -34,13 +35,15 @@ from inspector.ui.themes import DEFAULT_THEME, default_variables, load_themes, s
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from textual.screen import Screen
-
     from inspector.answers.base import AnswerSource
     from inspector.replay.loader import Loaded
     from inspector.targets.target import Target
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
+
+
+SETTLING_KEYS: Final = frozenset({"enter", "escape", "ctrl+enter", "ctrl+j"})
+"""Keys that may close a dialog, submit a form or move the focus from whatever widget has it."""
 
 
 class InspectorApp(App[None]):
@@ -93,6 +96,8 @@ class InspectorApp(App[None]):
         self.theme = wanted
         self.key_hold = KeyHold(self._hand_on_held_keys)
         """Keeps the keys typed while a dialog opens, for the dialog (``inspector.ui.key_hold``)."""
+        self.settling = Settling(self.key_hold, self.call_later)
+        """Holds the keys after a key, or a push, until the focus it moves has arrived."""
 
     class HeldKeysReleased(Message):
         """Every dialog the keys were held for has the focus: hand the kept keys on."""
@@ -144,18 +149,20 @@ class InspectorApp(App[None]):
         if self.replay is not None:
             self.push_screen(MainScreen(self.replay, self.answers))
         elif self.target is not None:
-            self.push_screen(self._main(self.target, can_go_back=False))
+            # Escape on it opens the connect screen, as after a server chosen there ("escape to choose another
+            # server", the failure panel says): the server named on the command line is one of the recent ones.
+            self.push_screen(self._main(self.target), lambda _: self._choose_target())
         else:
             self._choose_target()
 
-    def _main(self, target: Target, *, can_go_back: bool) -> MainScreen:
+    def _main(self, target: Target) -> MainScreen:
         live = LiveSession(target, self.session_factory, self.answers, self.preset_session, config_dir=self.config_dir)
-        return MainScreen(live, self.answers, recording=self.settings.record_path_text, can_go_back=can_go_back)
+        return MainScreen(live, self.answers, recording=self.settings.record_path_text, can_go_back=True)
 
     def _choose_target(self) -> None:
         def chosen(target: Target | None) -> None:
             if target is not None:
-                self.push_screen(self._main(target, can_go_back=True), lambda _: self._choose_target())
+                self.push_screen(self._main(target), lambda _: self._choose_target())
 
         self.push_screen(ConnectScreen(self.config_dir, home=self.settings.home, cwd=self.settings.cwd), chosen)
 
@@ -164,14 +171,38 @@ class InspectorApp(App[None]):
         self.post_message(self.HeldKeysReleased())
 
     async def on_event(self, event: events.Event) -> None:
-        # A key the terminal sends (not one bubbling back up from a widget) waits while a dialog opens.
-        if isinstance(event, events.Key) and not event.is_forwarded and self.key_hold.take(event):
+        # A key the terminal sends (not one bubbling back up from a widget) waits while the focus is on its way.
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if not self.key_hold.take(event):
+                await self._read_key(event)
             return
         await super().on_event(event)
+        if isinstance(event, events.Key):
+            self.settling.returned(event)  # (back from the focused widget: its bindings have run)
 
     async def on_inspector_app_held_keys_released(self, message: HeldKeysReleased) -> None:
         while (key := self.key_hold.next_key()) is not None:
-            await super().on_event(key)
+            await self._read_key(key)
+
+    async def _read_key(self, key: events.Key) -> None:
+        """Hand ``key`` on as Textual does, then hold the next keys until what it set off has run
+        (``inspector.ui.key_hold``): a priority action (the key was not forwarded) may move the focus a turn
+        later; a key given to a dialog's field may close the dialog or move to the next field (every key in a
+        dialog, so that none is typed in a field being closed); enter and escape may do the same anywhere."""
+        focused, screen = self.focused, self.screen
+        await super().on_event(key)
+        if not key.is_forwarded:
+            self.settling.after_action()
+        elif isinstance(screen, ModalScreen) or key.key in SETTLING_KEYS:
+            self.settling.after_forward(focused or screen, key)  # (where Textual sent it)
+
+    def push_screen(self, screen: Any, *args: Any, **options: Any) -> Any:
+        """Push ``screen``; the keys typed until its first focus is set wait for it (none goes to a screen with
+        nothing focused, or to the screen behind)."""
+        pushed = super().push_screen(screen, *args, **options)
+        if isinstance(screen, Screen):
+            self.settling.after_push(screen)
+        return pushed
 
     # ------------------------------------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

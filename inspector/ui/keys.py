@@ -8,7 +8,9 @@ A key that moves the focus or opens a dialog is declared ``priority``: Textual r
 reads the key, while an ordinary one is looked up only after the key has gone to the focused widget and come back,
 by which time the keys typed after it were handed to the old focus (a Tab typed fast was overtaken by the next
 characters, which landed in the field it left). Such a key steps aside while the cursor is in a text field
-(``typing``), so the letter is typed there.
+(``typing``), so the letter is typed there. An action that moves the focus with ``Widget.focus()`` moves it a turn
+of the app later: the app holds the keys typed after a priority key for that turn (``inspector.ui.key_hold``), so
+``/slow`` typed at once searches for ``slow``.
 """
 
 from __future__ import annotations

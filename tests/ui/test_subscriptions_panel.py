@@ -15,14 +15,14 @@ import peers
 import pytest
 from scripted import Exchange, Json, Script, tool
 from textual.widgets import Button, Checkbox, Input
-from ui_support import SIZE, connected, make_app, wait_for
+from ui_support import SIZE, burst, connected, make_app, wait_for
 
 from inspector.session.listen_span import SUBSCRIPTION_ID
 from inspector.session.timeline import Call
 from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog
-from inspector.ui.widgets.listen_panel import ListenList, ListenPanel
+from inspector.ui.widgets.listen_panel import ListenList, ListenPanel, PanelField
 from inspector.ui.widgets.request_state import RequestStatePanel
 
 SnapCompare = Callable[..., bool]
@@ -163,6 +163,39 @@ async def test_a_graceful_end_and_a_lost_one_offer_listening_again(tmp_path: Pat
         assert listens(screen)[1].params == call.params  # the same filters again
 
 
+async def test_the_fields_show_what_is_typed_and_let_tab_and_escape_out(tmp_path: Path) -> None:
+    """Every letter typed in a field is in it (``e`` exports and ``l`` hides the panel elsewhere, not here), its
+    one row shows the text (a compact input: no border to take the row), tab goes on to the listen button and
+    the list, escape leaves the field for the list, and the footer names what the field takes."""
+    app = listen_app(tmp_path, Listener([]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        uris = panel.query_one("#listen-uris", PanelField)
+        tasks = panel.query_one("#listen-tasks", PanelField)
+        button = panel.query_one("#listen-start", Button)
+        await pilot.press("tab", "tab", "tab")  # prompts, resources, then the URIs field
+        assert app.focused is uris
+        burst(app, "demo://el")
+        await wait_for(pilot, lambda: uris.value == "demo://el")
+        assert panel.display is True  # l typed, not the panel hidden
+        assert uris.size.height == 1 and "demo://el" in str(uris.render_line(0).text)  # drawn on its one row
+        footer = [binding.description for binding in (a.binding for a in screen.active_bindings.values())]
+        assert "listen" in footer and "leave field" in footer
+        burst(app, "tab", "task-7", "tab")
+        await wait_for(pilot, lambda: app.focused is button)
+        assert tasks.value == "task-7"
+        assert button.region.height == 1 and panel.region.contains_region(button.region)  # reached, and in sight
+        footer = [binding.description for binding in (a.binding for a in screen.active_bindings.values())]
+        assert "listen" in footer
+        await pilot.press("tab")
+        assert isinstance(app.focused, ListenList)
+        uris.focus()
+        await wait_for(pilot, lambda: app.focused is uris)
+        burst(app, "escape", "k")  # escape leaves the field: the k after it is no letter of the field
+        await wait_for(pilot, lambda: isinstance(app.focused, ListenList))
+        assert uris.value == "demo://el" and isinstance(app.screen, MainScreen)
+
+
 async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
     app = listen_app(tmp_path, Listener([]))
     async with app.run_test(size=SIZE) as pilot:
@@ -175,8 +208,9 @@ async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_subscriptions_panel_with_events(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """The right column shows the Subscriptions panel where the requestState panel was: the tick boxes tools
-    (ticked), prompts, resources and the listen button on one line, the URI field holding "demo://report", the
-    empty task ids field, then the one subscription, highlighted: "#3 listening", "honours toolsListChanged,
+    (ticked), prompts, resources on one line, the URI field holding "demo://report" (its text on its one row),
+    the empty task ids field showing its placeholder, the listen button on a line of its own, then the one
+    subscription, highlighted: "#3 listening", "honours toolsListChanged,
     resourceSubscriptions · 2 events · listening", "+0.04 s resource updated demo://report", "+0.05 s tools list
     changed"; the panel's bottom edge says "nothing ticked: every list change". The catalog lists only_tool, and
     Prompts, Resources and Templates each "· not offered" (the server declared tools only). The timeline: #4

@@ -1,7 +1,9 @@
 """The connect screen (no SPEC given): type a command or URL, or pick a recent target or a configured server.
 
-Client config files are read, never written. Choosing a target dismisses the screen with it; the app then opens
-the main screen, which connects and shows any failure with the server's stderr.
+The box has the focus when the screen opens, as its first line says ("type a command ... and press enter"): what
+is typed goes there, and enter connects to it (enter on an empty box: the server highlighted below; tab or down
+goes to the list). Client config files are read, never written. Choosing a target dismisses the screen with it;
+the app then opens the main screen, which connects and shows any failure with the server's stderr.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
-from inspector.ui.keys import Key, bindings
+from inspector.ui.keys import Key, bindings, typing
 from inspector.ui.safe_text import one_line
 from inspector.ui.widgets.key_footer import KeyFooter
 
@@ -28,11 +30,27 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
 
 
+class SpecBox(Input):
+    """The box where a command line or URL is typed; its footer says what enter does, and down goes to the list."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "connect-spec",
+        Key("enter", "submit", "connect", "Connect to what is typed (empty: the server highlighted below)"),
+        Key("down", "to_list", "servers", "Go to the list of recent and configured servers", display="↓"),
+    )
+    KEYS_WHERE: ClassVar[str] = "command or URL box"
+    """What the help screen names as where these keys work."""
+
+    def action_to_list(self) -> None:
+        self.screen.set_focus(self.screen.query_one(OptionList))
+
+
 class ConnectScreen(Screen[Target]):
     """Recent targets and configured servers; dismisses with the chosen ``Target``."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
-        "connect", Key("slash", "type_spec", "type target", "Type a command line or an http(s):// URL")
+        "connect",
+        Key("slash", "type_spec", "type target", "Type a command line or an http(s):// URL", priority=True),
     )
 
     DEFAULT_CSS = """
@@ -62,11 +80,11 @@ class ConnectScreen(Screen[Target]):
             yield Static("inspector — connect to an MCP server", id="connect-title", markup=False)
             yield Static(
                 "Type a command (python -m inspector.demo) or a URL (http://127.0.0.1:8000/mcp) and press enter, "
-                "or pick a server below. Config files are only read.",
+                "or pick a server below (tab or ↓, then enter). Config files are only read.",
                 id="connect-help",
                 markup=False,
             )
-            yield Input(placeholder="command line or http(s):// URL", id="connect-spec")
+            yield SpecBox(placeholder="command line or http(s):// URL", id="connect-spec")
             yield Static("", id="connect-error", markup=False)
             yield OptionList(id="connect-list")
             yield Static("", id="connect-problems", markup=False)
@@ -89,9 +107,9 @@ class ConnectScreen(Screen[Target]):
         self.query_one("#connect-problems", Static).update("\n".join(self.problems))
         if self.targets:
             listing.highlighted = listing.get_option_index(next(iter(self.targets)))
-            listing.focus()
-        else:
-            self.query_one(Input).focus()
+        # The box, whatever the list offers: the screen says to type, so the first keys typed go there (set now,
+        # not a turn later, so that no key typed meanwhile reaches the list).
+        self.set_focus(self.query_one(SpecBox), scroll_visible=False)
 
     def _option(self, option_id: str, target: Target) -> Option:
         self.targets[option_id] = target
@@ -126,5 +144,10 @@ class ConnectScreen(Screen[Target]):
             return
         self.dismiss(target)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "type_spec":
+            return not typing(self.app)  # a "/" typed in the box is part of the URL
+        return True
+
     def action_type_spec(self) -> None:
-        self.query_one(Input).focus()
+        self.set_focus(self.query_one(SpecBox))

@@ -103,6 +103,37 @@ class ListenList(OptionList):
             self.post_message(ListenPanel.Asked("again", dict(call.listen.asked), call.index))
 
 
+class PanelField(Input):
+    """A one-line field of the panel (resource URIs, task ids): a compact input, so its one row shows what is
+    typed (a bordered input needs three rows, and the panel gave it one: the text was hidden), typing every
+    letter (``e``, ``l`` are no commands here), enter listens, escape leaves to the subscriptions, tab moves on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "listen-field",
+        Key("enter", "submit", "listen", "Listen with the filters shown (subscriptions/listen)"),
+        Key("escape", "leave", "leave field", "Leave the field for the subscriptions list; what you typed stays"),
+    )
+    KEYS_WHERE: ClassVar[str] = "subscriptions panel"
+    """What the help screen names as where these keys work."""
+
+    def __init__(self, *, placeholder: str, id: str) -> None:
+        super().__init__(placeholder=placeholder, id=id, compact=True)
+
+    def action_leave(self) -> None:
+        # set_focus, not focus(): the move is made now, so the keys typed next go to the list, not to this field.
+        self.screen.set_focus(self.screen.query_one(ListenList))
+
+
+class ListenButton(Button):
+    """The listen button; the footer says what enter does on it (a button's own keys are not shown)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "listen-button", Key("enter,space", "press", "listen", "Listen with the filters shown (subscriptions/listen)")
+    )
+    KEYS_WHERE: ClassVar[str] = "subscriptions panel"
+    """What the help screen names as where these keys work."""
+
+
 class ListenPanel(Vertical):
     """Subscriptions: the filters, the listen button, the subscriptions (see the module docstring)."""
 
@@ -114,9 +145,9 @@ class ListenPanel(Vertical):
     ListenPanel:focus-within { border: round $primary; }
     ListenPanel Horizontal { height: 1; }
     ListenPanel Checkbox { margin-right: 1; }
-    ListenPanel Button { margin-left: 1; }
-    ListenPanel Input { height: 1; border: none; padding: 0 1; background: $panel; }
-    ListenPanel Input:focus { background: $primary-muted; }
+    ListenPanel PanelField { height: 1; margin-top: 1; padding: 0 1; background: $panel; }
+    ListenPanel PanelField:focus { background: $primary-muted; }
+    ListenPanel #listen-start { margin-top: 1; }
     ListenPanel ListenList, ListenPanel ListenList:focus { border: none; height: 1fr; margin-top: 1; }
     """
 
@@ -141,9 +172,10 @@ class ListenPanel(Vertical):
             yield Checkbox("tools", id="listen-tools", compact=True, tooltip="Tools list changes")
             yield Checkbox("prompts", id="listen-prompts", compact=True, tooltip="Prompts list changes")
             yield Checkbox("resources", id="listen-resources", compact=True, tooltip="Resources list changes")
-            yield Button("listen", id="listen-start", compact=True, tooltip="subscriptions/listen (enter in a field)")
-        yield Input(placeholder="resource URIs to watch (space between)", id="listen-uris")
-        yield Input(placeholder="task ids to watch (space between)", id="listen-tasks")
+        yield PanelField(placeholder="resource URIs to watch (space between)", id="listen-uris")
+        yield PanelField(placeholder="task ids to watch (space between)", id="listen-tasks")
+        # Its own row, after the fields: in the filters' row a narrow panel cut it off, and tab reached it unseen.
+        yield ListenButton("listen", id="listen-start", compact=True, tooltip="subscriptions/listen (enter in a field)")
         yield ListenList(id="listen-list")
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 KeysShown = tuple[tuple[str, str, str, str, bool, str, str | None], ...]
 """Each shown binding: key, its display, description, action, enabled, tooltip, and its group's description."""
@@ -52,7 +53,13 @@ class KeyFooter(Footer):
             self._shown = self.keys_shown()
             self.rebuilds += 1
         composed: Iterable[Widget] = super().compose()
-        yield from composed
+        for widget in composed:
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # (a FooterKey starts compact and is bound to the footer's: each of them was restyled twice on every
+                # rebuild, to "-compact" and back; set to the footer's value before it mounts, it is styled once.
+                # The command palette's key is not bound: it stays as Textual has it)
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if self._shown is not None and self.is_attached and screen is self.screen and self.keys_shown() == self._shown:

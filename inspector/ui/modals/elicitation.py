@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Button, Static
 
 from inspector.answers.base import InputResponse
@@ -30,12 +32,31 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from textual.app import ComposeResult
+    from textual.message import Message
+
+
+class FormScroll(VerticalScroll):
+    """The form's scrolling area. When its scrollbar's place is kept (``scrollbar-gutter: stable``, set on a form
+    sure to scroll), the form is measured at the width it is shown at: Textual measures the content of a scrolling
+    area at the area's full width, scrollbar columns included, and then lays it out narrower, so every field of a
+    long form was laid out twice more than needed."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.styles.scrollbar_gutter == "stable":
+            width -= self.styles.scrollbar_size_vertical
+        return super().get_content_height(container, viewport, width)
 
 
 class ElicitationModal(AnswerModal[InputResponse | None]):
     """Answer an ``elicitation/create`` form request; dismissed with the ElicitResult, or ``None`` to cancel."""
 
     KIND = "The server asks for information"
+
+    DEFAULT_CSS = """
+    /* Only on a form taller than the whole screen (``sure_to_scroll``): its scrollbar is certain, so its place is kept
+       from the start and the fields are not laid out again, narrower, when it appears. It looks the same. */
+    ElicitationModal .answer-body.-scrolls { scrollbar-gutter: stable; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "elicitation",
@@ -53,6 +74,22 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         """Why the requestedSchema is not one the spec allows (None when it is): answered as JSON."""
         # The reason is shown once, as the dialog's warning, not again above the editor.
         self.spec = replace(elicitation_spec(schema), reason="")
+        self._resumed = False
+
+    def post_message(self, message: Message) -> bool:
+        # Textual restyles every widget of a screen when the screen resumes. The first resume is the push itself,
+        # handled once the dialog has mounted, and every widget was styled as it mounted: a second pass over the
+        # same stylesheet and the same widgets changes nothing, and for a form of 200 fields it was a third of the
+        # work to open it. Later resumes (a dialog above this one closed) restyle as usual.
+        if isinstance(message, events.ScreenResume) and not self._resumed:
+            self._resumed = True
+            message.refresh_styles = False
+        return super().post_message(message)
+
+    def sure_to_scroll(self) -> bool:
+        """Whether the form is taller than the whole screen (each field takes a line at least, and a blank line
+        separates two), so it scrolls whatever room the rest of the dialog leaves it."""
+        return self.unsupported is None and 2 * len(self.spec.fields) - 1 > self.app.size.height
 
     def compose_dialog(self) -> ComposeResult:
         yield self.message_widget(self.params.get("message"))
@@ -61,7 +98,7 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
                 safe(f"⚠ This requestedSchema is not one the spec allows ({self.unsupported}); answer as JSON."),
                 classes="answer-warning",
             )
-        with VerticalScroll(classes="answer-body"):
+        with FormScroll(classes="answer-body -scrolls" if self.sure_to_scroll() else "answer-body"):
             yield FormView(self.spec, ObjectCheck(self.schema, "the content"), show_names=False, id="elicitation-form")
         note = "Required fields are marked *." if self.unsupported is None else "The content is one JSON object."
         yield Static(
@@ -76,6 +113,10 @@ class ElicitationModal(AnswerModal[InputResponse | None]):
         yield Button(
             "Cancel", variant="warning", id="cancel", compact=True, tooltip='Send {"action": "cancel"} (ctrl+g)'
         )
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A taller screen may now hold the whole form: then its scrollbar, and the place kept for it, go.
+        self.query_one(".answer-body").set_class(self.sure_to_scroll(), "-scrolls")
 
     def on_form_view_submitted(self, event: FormView.Submitted) -> None:
         event.stop()

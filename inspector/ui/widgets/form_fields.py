@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -23,6 +23,10 @@ from inspector.ui.safe_text import safe, safe_line
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+
+
+HIDE_NAMES: Final = "-hide-names"
+"""The class of a form (``FormView``) whose fields show no property names, only titles."""
 
 
 @dataclass
@@ -52,25 +56,40 @@ class FieldWidget(Vertical):
     FieldWidget Input, FieldWidget SelectCurrent { background: $panel; }
     """
 
+    GROUP: ClassVar[bool] = False
+    """A field whose code looks its ``.field-control`` box up (array, choice): the box is always there."""
+
     def __init__(self, spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> None:
-        super().__init__(classes=f"field field-{spec.kind}")
+        unlabelled = "" if show_label else " -unlabelled"
+        super().__init__(classes=f"field field-{spec.kind}{unlabelled}")
         self.spec = spec
         self.initial: Any = spec.default if initial is MISSING else initial
         self.show_label = show_label
-        self.set_class(not show_label, "-unlabelled")
 
+    # Every widget a field holds is styled, laid out at least twice and given a task of its own as its dialog
+    # opens, and every level of nesting makes each widget below it dearer to style: a form of 200 fields took
+    # seconds to open at seven widgets a field, nine levels deep. So a field holds only the widgets that show
+    # something or do something: a label row only when it has more than one widget in it, a ``.field-control`` box
+    # only when one is needed (``boxes_control``), no property name where the form hides them, and its error line
+    # once there is an error (``show_error``). Laid out, each looks exactly as the boxed version did.
     def compose(self) -> ComposeResult:
         if self.show_label:
-            with Horizontal(classes="field-label-row"):
-                yield from self.compose_label()
+            row = list(self.compose_label())
+            if len(row) == 1:
+                yield row[0]
+            else:
+                with Horizontal(classes="field-label-row"):
+                    yield from row
         elif self.spec.nullable:
             with Horizontal(classes="field-label-row"):
                 yield Checkbox("null", self.is_null_initially, compact=True, classes="field-null")
         if self.spec.description and self.show_label:
             yield Static(safe(self.spec.description), classes="field-description")
-        with Vertical(classes="field-control", disabled=self.is_null_initially):
+        if self.boxes_control():
+            with Vertical(classes="field-control", disabled=self.is_null_initially):
+                yield from self.compose_control()
+        else:
             yield from self.compose_control()
-        yield Static("", classes="field-error")
 
     def compose_label(self) -> ComposeResult:
         """Title, required mark, property name (when the title hides it) and the ``null`` toggle."""
@@ -81,7 +100,7 @@ class FieldWidget(Vertical):
         """The required mark, the property name and the ``null`` toggle."""
         if self.spec.required:
             yield Label("*", classes="field-required")
-        if self.spec.name and self.spec.title and self.spec.title != self.spec.name:
+        if self.spec.name and self.spec.title and self.spec.title != self.spec.name and self.names_shown:
             yield Label(safe_line(self.spec.name), classes="field-name")
         if self.spec.nullable:
             yield Checkbox("null", self.is_null_initially, compact=True, classes="field-null")
@@ -89,6 +108,16 @@ class FieldWidget(Vertical):
     def compose_control(self) -> ComposeResult:
         """The input widget(s) for the value."""
         raise NotImplementedError
+
+    def boxes_control(self) -> bool:
+        """Whether the control sits in a ``.field-control`` box: when it can be switched off (``null``), or when the
+        field's code looks the box up (``GROUP``)."""
+        return self.GROUP or self.spec.nullable
+
+    @property
+    def names_shown(self) -> bool:
+        """Whether the form shows property names (it is not inside a form marked ``HIDE_NAMES``)."""
+        return not any(node.has_class(HIDE_NAMES) for node in self.ancestors)
 
     @property
     def is_null_initially(self) -> bool:
@@ -122,9 +151,14 @@ class FieldWidget(Vertical):
             return MISSING
 
     def show_error(self, message: str | None) -> None:
-        """Show ``message`` under the field, or clear it."""
+        """Show ``message`` under the field, or clear it. The error line (``.field-error``, last in the field) is
+        mounted the first time the field has an error to show, then kept: most fields never have one."""
         self.set_class(bool(message), "-invalid")
-        self.query_children(".field-error").first(Static).update(safe(message or ""))
+        line = self.query_children(".field-error")
+        if line:
+            line.first(Static).update(safe(message or ""))
+        elif message:
+            self.mount(Static(safe(message), classes="field-error"))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.has_class("field-null"):
@@ -137,6 +171,19 @@ class FieldWidget(Vertical):
         return MISSING
 
 
+class FieldInput(Input):
+    """A field's ``Input``, restyled only once it is in the DOM.
+
+    Textual restyles a widget whenever one of its classes changes, even before it is mounted, and an ``Input`` sets
+    a class in its constructor (``compact``): a restyle of the input and of its four component classes that is
+    thrown away, since every widget is styled when it is mounted. A form of 200 fields paid for 200 of them.
+    """
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        if self.parent is not None:
+            super().update_node_styles(animate)
+
+
 class TextField(FieldWidget):
     """A string, number or integer in one ``Input`` (numbers restricted to numeric characters as typed)."""
 
@@ -145,7 +192,7 @@ class TextField(FieldWidget):
         kind: Literal["integer", "number", "text"] = (
             "integer" if self.spec.kind == "integer" else "number" if number else "text"
         )
-        yield Input(
+        yield FieldInput(
             value_text(self.initial if self.initial is not None else MISSING),
             placeholder=placeholder(self.spec),
             type=kind,

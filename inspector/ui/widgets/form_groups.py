@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Button, Input, Select, Static
 
@@ -20,10 +21,11 @@ from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import schema_errors, sub_schema
-from inspector.ui.widgets.form_fields import LEAF_WIDGETS, Collected, FieldWidget, JsonField
+from inspector.ui.widgets.form_fields import HIDE_NAMES, LEAF_WIDGETS, Collected, FieldWidget, JsonField
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+    from textual.widget import Widget
 
     from inspector.ui.key_hold import Hold
 
@@ -55,9 +57,8 @@ class ObjectField(FieldWidget):
     """An object: its properties as fields, indented under its label (the root form has neither)."""
 
     DEFAULT_CSS = """
-    ObjectField > .field-control > .object-body { height: auto; }
-    ObjectField > .field-control > .object-body > FieldWidget:last-child { margin-bottom: 0; }
-    ObjectField.-nested > .field-control > .object-body { border-left: outer $panel-lighten-2; padding-left: 1; }
+    FieldWidget.-last { margin-bottom: 0; }
+    ObjectField.-nested > .field-control { border-left: outer $panel-lighten-2; padding-left: 1; }
     """
 
     def __init__(self, spec: FieldSpec, initial: Any = MISSING, *, show_label: bool = True) -> None:
@@ -66,17 +67,29 @@ class ObjectField(FieldWidget):
 
     def compose_control(self) -> ComposeResult:
         values = self.initial if isinstance(self.initial, Mapping) else {}
-        with Vertical(classes="object-body"):
-            for spec in self.spec.fields:
-                yield build_field(spec, values.get(spec.name, MISSING))
-            if not self.spec.fields:
-                empty = "(no properties)" if self.spec.name else "No arguments: the call is sent with {}."
-                yield Static(empty, classes="field-description")
+        fields = [build_field(spec, values.get(spec.name, MISSING)) for spec in self.spec.fields]
+        if fields:
+            # A class, not ``:last-child``: Textual restyles each child an order rule matches after every mount
+            # (every field, all over again) and never caches those styles.
+            fields[-1].add_class("-last")
+        yield from fields
+        if not self.spec.fields:
+            empty = "(no properties)" if self.spec.name else "No arguments: the call is sent with {}."
+            yield Static(empty, classes="field-description")
+
+    def boxes_control(self) -> bool:
+        # Nested, its fields are indented in the box under its label; the form's own object (``FormView.root``)
+        # holds its fields itself, two levels fewer above each of them.
+        return self.has_class("-nested") or self.spec.nullable
+
+    @property
+    def body(self) -> Widget:
+        """The widget that holds the object's fields: its ``.field-control`` box, or the object itself."""
+        return self.query_children(".field-control").first() if self.boxes_control() else self
 
     def read(self, path: Path, found: Collected) -> Any:
-        body = self.query_one(".object-body")
         result: dict[str, Any] = {}
-        for child in body.query_children(FieldWidget):
+        for child in self.body.query_children(FieldWidget):
             value = child.collect((*path, child.spec.name), found)
             if value is not MISSING:
                 result[child.spec.name] = value
@@ -87,6 +100,8 @@ class ObjectField(FieldWidget):
 
 class ArrayField(FieldWidget):
     """A list of items of one schema: each with a remove button, and an add button below."""
+
+    GROUP = True
 
     DEFAULT_CSS = """
     ArrayField .array-items { height: auto; }
@@ -141,6 +156,8 @@ class ArrayField(FieldWidget):
 
 class ChoiceField(FieldWidget):
     """``anyOf``/``oneOf`` of different shapes: pick the variant, then fill in its field."""
+
+    GROUP = True
 
     DEFAULT_CSS = "ChoiceField .choice-body { height: auto; }"
 
@@ -205,7 +222,6 @@ class FormView(Vertical):
 
     DEFAULT_CSS = """
     FormView { height: auto; }
-    FormView.-hide-names .field-name { display: none; }
     FormView > JsonField TextArea { min-height: 8; max-height: 24; }
     FormView > .form-error { color: $error; height: auto; display: none; }
     FormView.-invalid > .form-error { display: block; }
@@ -224,7 +240,7 @@ class FormView(Vertical):
         self.spec = spec
         self.check = check
         self.initial = initial
-        self.set_class(not show_names, "-hide-names")
+        self.set_class(not show_names, HIDE_NAMES)
 
     def compose(self) -> ComposeResult:
         initial = {} if self.spec.kind == "json" and self.initial is MISSING else self.initial
@@ -232,6 +248,16 @@ class FormView(Vertical):
         root.remove_class("-nested")
         yield root
         yield Static("", classes="form-error")
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The form's height, measured as if its container had no height of its own.
+
+        Every height inside a form is ``auto`` or fixed (no ``fr``, no percentage), so the form's height depends on
+        its width alone. Textual measures a container whose children are all ``auto`` against the height of the
+        container around it, and keeps the result by that height: the dialog tries several heights as it lays out,
+        and each one re-measured the whole form (for 200 fields, every field again at each).
+        """
+        return super().get_content_height(Size(container.width, 0), viewport, width)
 
     @property
     def root(self) -> FieldWidget:

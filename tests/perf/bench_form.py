@@ -71,12 +71,11 @@ class TimedModal(ElicitationModal):
 
     def complete(self) -> bool:
         """The last field's input is mounted and laid out (it has a region, out of sight below): the fields are
-        mounted in order, so every one before it is too. Looked up from the form's end, not by walking every widget
-        at each refresh (that would be timed too)."""
-        fields = self.form.root.query_children(FieldWidget)
+        mounted in order, so every one before it is too. Found by a walk that matches no CSS (this is timed too)."""
+        fields = self.form.root.walk_children(FieldWidget)
         if len(fields) < self.fields:
             return False
-        inputs = fields.last().query(Input)
+        inputs = fields[-1].query(Input)
         return bool(inputs) and inputs.last().is_mounted and inputs.last().region.area > 0
 
 

@@ -14,18 +14,20 @@ and "close": from the click on Decline until the dismissal reached the host (the
 figure is the median of ``--runs`` runs, one app per run in this process, with a collection before each so that no
 run pays for the one before it.
 
-Run: ``python tests/perf/bench_form.py [SIZES...] [--runs N]`` (default: 20 and 200 fields, 3 runs each).
+The default run (20 and 200 fields, 3 runs each) takes about 10 s on the 2-core development machine; the first line
+says how long a run will take from its options. Slower: more fields (400: about 15 s more) or more runs.
+Run: ``python tests/perf/bench_form.py [SIZES...] [--runs N]`` (default: 20 200, 3 runs).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import statistics
 import time
 from typing import Any, Final
 
+from perf_support import announce, arguments
 from textual.widgets import Input
 
 from inspector.ui.modals.base import AskedFor
@@ -35,10 +37,10 @@ from inspector.ui.widgets.form_fields import FieldWidget
 
 SIZE: Final = (120, 40)
 """The terminal size of tests/ui (modal_support.SIZE)."""
-SECONDS_TO_START: Final = 1.0
+SECONDS_TO_START: Final = 0.5
 SECONDS_PER_RUN: Final = 0.5
 SECONDS_PER_FIELD: Final = 0.01
-"""What the script costs on the 2-core development machine (its imports; each run's app start and exit; each field
+"""What the script costs on the 2-core development machine (its setup; each run's app start and exit; each field
 opened, waited for and closed), for the first line's estimate."""
 
 
@@ -111,8 +113,6 @@ async def run(fields: int) -> tuple[float, float, float, float]:
 
 
 async def main(sizes: list[int], runs: int) -> None:
-    estimate = SECONDS_TO_START + runs * sum(SECONDS_PER_RUN + SECONDS_PER_FIELD * fields for fields in sizes)
-    print(f"bench_form: about {estimate:.0f} s ({runs} runs each of {', '.join(map(str, sizes))} fields)", flush=True)
     heads = ("fields", "first paint", "idle", "cpu to paint", "close")
     print("  ".join(f"{head:>12}" for head in heads))
     for fields in sizes:
@@ -123,8 +123,14 @@ async def main(sizes: list[int], runs: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description="Opening an elicitation form of N fields, headless.")
+    parser = arguments(__doc__)
     parser.add_argument("sizes", nargs="*", type=int, default=[20, 200], help="form sizes, in fields")
     parser.add_argument("--runs", type=int, default=3, help="runs per size (the median is printed)")
     args = parser.parse_args()
+    announce(
+        "bench_form",
+        SECONDS_TO_START + args.runs * sum(SECONDS_PER_RUN + SECONDS_PER_FIELD * fields for fields in args.sizes),
+        f"{args.runs} runs each of {', '.join(map(str, args.sizes))} fields",
+        "SIZES, --runs",
+    )
     asyncio.run(main(args.sizes, args.runs))

@@ -9,19 +9,40 @@ Decline and cancel are answers (``{"action": "decline"}``), not failures.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Literal, Protocol
 
 InputRequest = dict[str, Any]
 InputResponse = dict[str, Any]
 
+Party = Literal["person", "model", "client"]
+"""Whose time an answer took: a person's (a dialog, a form, a consent page), a model's (the stub model writing a
+sampling reply), the client's own (an answers file, a policy, the configured roots, a recording)."""
+PARTIES: Final[tuple[Party, ...]] = ("person", "model", "client")
+YOU: Final = "you"
+"""The source of an answer a person gave in a dialog, and the person's name wherever their time is shown."""
+
+ANSWER_CLOCK: ContextVar[Callable[[], float]] = ContextVar("inspector_answer_clock", default=time.monotonic)
+"""The clock of the session whose question is being answered (``ask`` sets it): a source that times a part of its
+answer (``Answer.model_ms``) reads it, so the part is on the same clock as the session's records (a step clock in
+screenshots, a test's own clock)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """An input response plus who gave it (shown on the timeline: "you", "answers file", "stub model", ...)."""
+    """An input response plus who gave it (shown on the timeline: "you", "answers file", "stub model", ...) and
+    whose time it took."""
 
     response: InputResponse
     source: str
+    party: Party = "client"
+    """Who was waited on for it: the person (a dialog was shown), a model, or the client's own sources."""
+    model_ms: float | None = None
+    """The part of the wait a model computed, when the party waited on handed the question to a model (the person
+    who pressed "stub model" in the sampling dialog): the model's time, told apart from the person's reading."""
 
 
 class NoAnswer(Exception):
@@ -57,6 +78,15 @@ class AnswerSource(Protocol):
     async def answer(self, key: str | None, request: InputRequest) -> Answer:
         """Answer one input request, or raise ``NoAnswer`` / ``CallCancelled``."""
         ...
+
+
+async def ask(source: AnswerSource, key: str | None, request: InputRequest, clock: Callable[[], float]) -> Answer:
+    """``source``'s answer, asked on the session's ``clock`` (``ANSWER_CLOCK``)."""
+    token = ANSWER_CLOCK.set(clock)
+    try:
+        return await source.answer(key, request)
+    finally:
+        ANSWER_CLOCK.reset(token)
 
 
 def describe_request(key: str | None, request: InputRequest) -> str:

@@ -134,7 +134,7 @@ class ScriptedAnswers:
             if policy == "fail":
                 raise
             raise Skip(f"answers file {self.file}, entry {name!r}: {exc.reason}") from exc
-        return Answer(answer.response, f"{SOURCE} ({answer.source})")
+        return Answer(answer.response, f"{SOURCE} ({answer.source})", answer.party, answer.model_ms)
 
 
 def load_answers_file(

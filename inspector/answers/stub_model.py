@@ -108,4 +108,4 @@ class StubModel:
         if request.get("method") != SAMPLING:
             raise Skip(f"the stub model only answers sampling, not {describe_request(key, request)}")
         params = request.get("params")
-        return Answer(self.reply(params if isinstance(params, dict) else {}), SOURCE)
+        return Answer(self.reply(params if isinstance(params, dict) else {}), SOURCE, "model")

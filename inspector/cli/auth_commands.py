@@ -13,10 +13,12 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.auth_render import expiry_text, status_json, status_view, step_lines
+from inspector.headless.auth_render import expiry_text, login_summary, status_json, status_view, step_lines
+from inspector.headless.document import split_json
 from inspector.headless.terminal import out_console
 from inspector.protocol.sanitize import json_text, one_line
 from inspector.session.outcome import EXIT_CONNECT
+from inspector.session.time_split import login_split
 from inspector.session.timeline_events import TimelineEvent
 from inspector.session.token_store import StoreError, TokenStore, open_store
 
@@ -80,11 +82,14 @@ def login(
                 "login": summary,
                 "store": store.where,
                 "steps": [s.to_json() for s in steps],
+                **split_json(login_split(steps)),  # the exchanges the server's, the consent page the person's
             }
             sys.stdout.write(json_text(doc) + "\n")
         elif summary is None:
             out_console().print(Text(f"{one_line(server, 120)} asked for no login: nothing stored"))
         else:
+            if steps:
+                console.print(login_summary(steps))  # its time: the exchanges the server's, the browser the person's
             what = "logged in to" if fresh else "already logged in to"
             out_console().print(_said(what, summary, store.where))
         say_recorded(record_to)

@@ -19,7 +19,7 @@ import typer
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import NOT_OFFERED_HINT, NotOffered, run_and_exit, say_error
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import LISTEN, LISTEN_NEEDS, SUBSCRIBE, listen_offered
+from inspector.protocol.methods import LISTEN, LISTEN_NEEDS, SUBSCRIBE, listen_kept, listen_offered
 from inspector.session.listen_span import wanted
 from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
@@ -103,7 +103,7 @@ def _offered(asked: JsonObject, session: InspectorSession, picked: bool) -> Json
     if session.negotiated is not None and session.negotiated.legacy:
         return asked
     caps = _declared(session)
-    kept = {kind: value for kind, value in asked.items() if listen_offered(kind, caps)}
+    kept = listen_kept(asked, caps)
     dropped = [kind for kind in asked if kind not in kept]
     if not kept:
         needs = ", ".join(dict.fromkeys(".".join(LISTEN_NEEDS[kind]) for kind in dropped))

@@ -201,7 +201,7 @@ async def run_operation(
                 f"{call.method} ended {outcome.status}: {outcome.detail}", outcome.hint, redactor=session.redactor
             )
         if outcome.status == "failed":
-            # The detail says "see the server's stderr": headless, there is no console pane to see it in.
+            # The detail says "the server's stderr says why": headless, it is printed here, under it.
             say_server_stderr([c.text for c in session.timeline.console if c.source == "stderr"])
     say_recorded(record)
     if interrupt.pressed:

@@ -15,10 +15,13 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from inspector.answers.base import YOU
+from inspector.headless.time_words import duration, times_text, waits
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.oauth import STEP_TITLES
 from inspector.protocol.sanitize import one_line
 from inspector.session.auth_steps import AuthStep
+from inspector.session.time_split import consent_waits, login_split
 
 OUTCOME_STYLE = {"ok": "green", "refused": "red", "failed": "red", "waiting": "magenta", "info": "cyan"}
 OUTCOME_MARK = {"ok": "✓", "refused": "✗", "failed": "✗", "waiting": "…", "info": "·"}
@@ -42,15 +45,18 @@ def step_line(step: AuthStep, indent: str = "  ") -> Text:
         status = str(http.status) if http.status is not None else "no answer"
         line.append(f"{http.method} {one_line(http.url, 120)} → {status}", style="bold" if http.status else "red")
         if http.elapsed_ms is not None:
-            line.append(f" {http.elapsed_ms:.0f}ms", style="dim")
+            line.append(f" {duration(http.elapsed_ms)}", style="dim")
         line.append(" ")
     line.append(one_line(step.what, 240))
     return line
 
 
-def step_lines(step: AuthStep, indent: str = "  ") -> list[Text]:
-    """The step's line, then why and what to try when there is something to say."""
+def step_lines(step: AuthStep, indent: str = "  ", person_ms: float | None = None) -> list[Text]:
+    """The step's line (``person_ms``: a wait for the person in the browser that ended, said as theirs), then why
+    and what to try when there is something to say."""
     lines = [step_line(step, indent)]
+    if person_ms is not None:
+        lines[0].append(f" · {YOU} {duration(person_ms)}", style=OUTCOME_STYLE["waiting"])
     if step.why and step.outcome in ("refused", "failed"):
         lines.append(Text(f"{indent}    because {one_line(step.why, 240)}", style="dim"))
     if step.hint:
@@ -58,8 +64,17 @@ def step_lines(step: AuthStep, indent: str = "  ") -> list[Text]:
     return lines
 
 
-def login_summary(steps: list[AuthStep]) -> Text:
-    """A folded login: how many exchanges, what kind (login, refresh, step-up), and how it ended."""
+def steps_lines(steps: list[AuthStep], indent: str, until: float | None) -> list[Text]:
+    """Every step of a login (``step_lines``), each wait for the person with its time (``until``: the end of the
+    call it was for, which ends a wait nothing else ended; see ``time_split.consent_waits``)."""
+    waited = {id(wait.step): wait.ms for wait in consent_waits(steps, until)}
+    return [line for step in steps for line in step_lines(step, indent, waited.get(id(step)))]
+
+
+def login_summary(steps: list[AuthStep], until: float | None = None) -> Text:
+    """A folded login: how many exchanges, what kind (login, refresh, step-up), its time split (the exchanges the
+    server's, the consent page the person's: ``time_split.login_split``; ``until`` as in ``steps_lines``), and how
+    it ended."""
     exchanges = sum(1 for s in steps if s.http is not None)
     kinds = {s.step for s in steps}
     kind = "refresh" if "refresh" in kinds and "authorization" not in kinds else "login"
@@ -68,8 +83,10 @@ def login_summary(steps: list[AuthStep]) -> Text:
     failed = [s for s in steps if s.outcome in ("refused", "failed")]
     text = Text("  🔑 ")
     text.append(f"{kind}: {exchanges} exchange{'s' if exchanges != 1 else ''}", style="bold")
-    if steps:
-        text.append(f" {max(0.0, steps[-1].at - steps[0].at) * 1000:.0f}ms", style="dim")
+    split = login_split(steps, until)
+    said = times_text(split, True) if split.server_ms is not None else waits(split)
+    if said:
+        text.append(f" · {said}", style="dim")
     if failed:
         text.append(f" · {title(failed[-1].step)} {failed[-1].outcome}", style="red")
     return text
@@ -146,4 +163,4 @@ def expiry_text(entry: dict[str, Any], now: float | None = None) -> str:
     return f"expires in {amount}" if left > 0 else f"expired {amount} ago"
 
 
-__all__ = ["login_summary", "status_json", "status_view", "step_line", "step_lines"]
+__all__ = ["login_summary", "status_json", "status_view", "step_line", "step_lines", "steps_lines"]

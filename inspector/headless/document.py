@@ -9,7 +9,8 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.listen_span import ListenSpan
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskSpan
-from inspector.session.timeline import Call, Finding, Round, Timeline, WireMessage
+from inspector.session.time_split import TimeSplit
+from inspector.session.timeline import Call, Finding, GivenAnswer, Round, Timeline, WireMessage
 
 
 def finding_json(found: Finding) -> JsonObject:
@@ -28,13 +29,25 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
-def round_json(
-    round_: Round, server_ms: float | None = None, wait_ms: float | None = None, *, startup: bool = False
-) -> JsonObject:
+def split_json(times: TimeSplit) -> JsonObject:
+    """A time split by whose it was (``session.time_split``): ``serverMs`` the server's; ``personMs`` the person's
+    (dialogs, forms, a login's consent page), ``modelMs`` a model's (``models`` names it), ``clientMs`` the client's
+    own answers (``clients``); ``waitMs`` the three together. None: no part was that one's."""
+    return {
+        "serverMs": _ms(times.server_ms),
+        "waitMs": _ms(times.waited_ms),
+        "personMs": _ms(times.person_ms),
+        "modelMs": _ms(times.model_ms),
+        "clientMs": _ms(times.client_ms),
+        "models": list(times.models),
+        "clients": list(times.clients),
+    }
+
+
+def round_json(round_: Round, times: TimeSplit | None = None, *, startup: bool = False) -> JsonObject:
     """One round: id, resultType, input request keys, requestState facts, times, answers. ``ms`` is the round's
-    latency on the wire; ``serverMs`` the server's part of it (``server_ms``: less the legacy server requests
-    answered meanwhile) and ``waitMs`` the wait for this round's answers (see ``Call.round_server_ms`` and
-    ``Call.round_wait_ms``); ``includesStartup`` marks the first request over stdio."""
+    latency on the wire, and ``times`` (``Call.round_times``; a session row's own: ``Round.reply_times``) whose
+    it was (``split_json``); ``includesStartup`` marks the first request over stdio."""
     out: JsonObject = {
         "kind": round_.kind,
         "id": round_.request_id,
@@ -42,8 +55,7 @@ def round_json(
         "resultType": round_.result_type,
         "inputRequests": list(round_.input_requests) if round_.kind == "request" else [],
         "ms": _ms(round_.latency_ms),
-        "serverMs": _ms(server_ms),
-        "waitMs": _ms(wait_ms),
+        **split_json(times if times is not None else round_.reply_times),
     }
     if round_.instance is not None:
         out["instance"] = round_.instance
@@ -56,7 +68,7 @@ def round_json(
             "echoed": round_.request_state.echoed,
         }
     if round_.answers:
-        out["answers"] = [{"key": a.key, "source": a.source, "response": a.response} for a in round_.answers]
+        out["answers"] = [answer_json(a) for a in round_.answers]
     if round_.error is not None:
         out["error"] = round_.error
     if round_.notifications:
@@ -65,6 +77,14 @@ def round_json(
         out["abandoned"] = round_.abandoned
     if round_.late:
         out["late"] = True
+    return out
+
+
+def answer_json(answer: GivenAnswer) -> JsonObject:
+    """An answer: its key, who gave it, whose time it took (``party``; ``modelMs`` the part a model computed)."""
+    out: JsonObject = {"key": answer.key, "source": answer.source, "party": answer.party, "response": answer.response}
+    if answer.model_ms is not None:
+        out["modelMs"] = _ms(answer.model_ms)
     return out
 
 
@@ -111,21 +131,16 @@ def listen_json(span: ListenSpan) -> JsonObject:
 
 
 def call_times_json(call: Call) -> JsonObject:
-    """A call's times: ``ms`` from its first request to its end, ``serverMs`` the server's part (the sum of its
-    rounds'), ``waitMs`` the wait for answers and ``answeredBy`` who gave them."""
-    return {
-        "ms": _ms(call.total_ms),
-        "serverMs": _ms(call.server_ms),
-        "waitMs": _ms(call.wait_ms),
-        "answeredBy": call.answer_sources,
-    }
+    """A call's times: ``ms`` from its first request to its end, then whose they were (``split_json`` of
+    ``Call.times``: the sum of its rounds', and a login's wait outside them), and ``answeredBy`` who answered."""
+    return {"ms": _ms(call.total_ms), **split_json(call.times), "answeredBy": call.answer_sources}
 
 
 def rounds_json(call: Call, timeline: Timeline | None = None) -> list[JsonObject]:
     """Each round of ``call`` with its times; ``timeline`` tells which round includes the server's start-up."""
-    servers, waits = call.round_server_ms, call.round_wait_ms
+    times = call.round_times
     return [
-        round_json(r, servers[i], waits[i], startup=timeline is not None and includes_startup(timeline, call, r))
+        round_json(r, times[i], startup=timeline is not None and includes_startup(timeline, call, r))
         for i, r in enumerate(call.rounds)
     ]
 

@@ -13,11 +13,14 @@ from typing import Any, Final
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from inspector.headless.auth_render import login_summary, step_lines
+from inspector.headless.auth_render import login_summary, steps_lines
+from inspector.headless.time_words import duration as duration  # (re-exported: faces read it here too)
+from inspector.headless.time_words import times_text, waits
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import SUBSCRIPTION_METHODS
 from inspector.protocol.sanitize import clean, one_line
 from inspector.session.listen_span import ListenSpan, event_gist
+from inspector.session.time_split import NOBODY, TimeSplit
 from inspector.session.timeline import Call, Finding, Round, Timeline
 
 STATUS_STYLE = {
@@ -41,43 +44,9 @@ STARTUP: Final = "includes the server's start-up"
 """Said of the first request over stdio: the server process was still starting when it was written."""
 
 
-def duration(ms: float | None) -> str:
-    """A time for people, in the one style of every face (the TUI, ``replay --print``): ``0.4 ms``, ``14 ms``,
-    ``9.7 s``, ``2.5 min``, ``1.2 h``; ``…`` while it is not known yet."""
-    if ms is None:
-        return "…"
-    if round(ms, 1) < 10:
-        return f"{ms:.1f} ms"
-    if round(ms) < 1000:
-        return f"{ms:.0f} ms"
-    seconds = ms / 1000
-    if round(seconds, 1) < 60:
-        return f"{seconds:.1f} s"
-    minutes = seconds / 60
-    return f"{minutes:.1f} min" if round(minutes, 1) < 60 else f"{minutes / 60:.1f} h"
-
-
-NO_REPLY: Final = "no reply"
-"""The server's time of what ended without a reply (cancelled, failed): not ``…``, which says it is still coming."""
-
-
-def server_time(ms: float | None, ended: bool) -> str:
-    """The server's time (``duration``), or ``no reply`` for what ended without one."""
-    return NO_REPLY if ms is None and ended else duration(ms)
-
-
-def waited(sources: list[str], ms: float | None) -> str | None:
-    """The wait for answers, named by who gave them (``you 9.7 s``); None when nothing was asked, or nothing
-    answered (a question left unanswered is said by the call's status, not as someone's time)."""
-    if ms is None or not sources:
-        return None
-    return f"{' + '.join(one_line(source, 20) for source in sources)} {duration(ms)}"
-
-
 def call_times(call: Call) -> str:
-    """The server's time for the call and, apart, the wait for its answers: ``79 ms · you 9.7 s``."""
-    wait = waited(call.answer_sources, call.wait_ms)
-    return server_time(call.server_ms, call.ended) + (f" · {wait}" if wait else "")
+    """The server's time for the call and, apart, whose the rest was: ``79 ms · you 9.7 s``."""
+    return times_text(call.times, call.ended)
 
 
 def answer_summary(response: Mapping[str, Any]) -> str:
@@ -126,20 +95,18 @@ def header(timeline: Timeline) -> Text:
     return line
 
 
-def round_time(round_: Round, server_ms: float | None, wait_ms: float | None) -> str:
-    """A round's time: the server's (``14 ms``), then the wait for its answers (``14 ms · you 9.7 s``); a legacy
-    server request is only the wait for our reply."""
-    wait = waited(round_.answer_sources, wait_ms)
+def round_time(round_: Round, times: TimeSplit) -> str:
+    """A round's time: the server's (``14 ms``), then whose the rest was (``14 ms · you 9.7 s``: see ``waits``); a
+    legacy server request is only the wait for our reply."""
     if round_.kind == "server-request":
-        return wait or duration(None)
-    return server_time(server_ms, round_.abandoned is not None) + (f" · {wait}" if wait else "")
+        return waits(times) or duration(None)
+    return times_text(times, round_.abandoned is not None)
 
 
 def round_lines(
     round_: Round,
     last: bool,
-    server_ms: float | None = None,
-    wait_ms: float | None = None,
+    times: TimeSplit = NOBODY,
     note: str = "",
     call_method: str = "",
 ) -> list[Text]:
@@ -167,7 +134,7 @@ def round_lines(
             line.append("  " + ", ".join(one_line(k, 40) for k in round_.input_requests), style="bold magenta")
     if round_.request_state is not None:
         line.append("  🔒", style="yellow")
-    line.append(f"  {round_time(round_, server_ms, wait_ms)}", style="dim")
+    line.append(f"  {round_time(round_, times)}", style="dim")
     if note:
         line.append(f" ({note})", style="dim")
     if round_.abandoned is not None and round_.response is None and not held:
@@ -244,7 +211,7 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
         head.append(" " + one_line(call.name, 60), style="bold cyan")
     head.append("  ")
     head.append(call.status, style=STATUS_STYLE.get(call.status, "red"))
-    rounds = [r for r in call.rounds]
+    rounds = call.rounds_as_they_came()  # (a legacy server request before the reply it came ahead of)
     head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} · {call_times(call)}", style="dim")
     lines: list[RenderableType] = [head]
     if call.task is not None:
@@ -253,14 +220,13 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
     if call.listen is not None:
         lines.extend(listen_lines(call.listen, call.started_at))
     if call.auth:
-        lines.append(login_summary(call.auth))
-        for step in call.auth:
-            lines.extend(step_lines(step, "    "))
-    servers = call.round_server_ms
-    waits = call.round_wait_ms
+        lines.append(login_summary(call.auth, call.finished_at))
+        lines.extend(steps_lines(call.auth, "    ", call.finished_at))
+    times = {id(round_): split for round_, split in zip(call.rounds, call.round_times, strict=True)}
     for i, round_ in enumerate(rounds):
         note = STARTUP if timeline is not None and includes_startup(timeline, call, round_) else ""
-        lines.extend(round_lines(round_, i == len(rounds) - 1, servers[i], waits[i], note, call.method))
+        split = times[id(round_)]
+        lines.extend(round_lines(round_, i == len(rounds) - 1, split, note, call.method))
     lines.extend(finding_line(f) for f in call.findings if not (leave_out and f.message == leave_out))
     said = {f.message for f in call.findings} | {leave_out}
     if call.status_detail and call.status != "complete" and call.status_detail not in said:

@@ -27,7 +27,7 @@ def parse_text(spec: FieldSpec, text: str) -> Any:
         return MISSING
     if spec.kind == "integer":
         if re.fullmatch(r"[+-]?\d+", stripped) is None:
-            raise ValueError("must be a whole number")
+            raise ValueError(integer_error(stripped))
         return int(stripped)
     try:
         number = float(stripped)
@@ -38,6 +38,24 @@ def parse_text(spec: FieldSpec, text: str) -> Any:
     if re.fullmatch(r"[+-]?\d+", stripped):
         return int(stripped)
     return number
+
+
+def integer_error(text: str) -> str:
+    """Why ``text`` (not a run of digits) is no integer: a number with a fraction or an exponent is named as such,
+    so "3.5" is never read as 35 nor refused without a word."""
+    try:
+        float(text)
+    except ValueError:
+        return "must be a whole number"
+    return f"{text} is not an integer (a whole number)"
+
+
+def typing_error(spec: FieldSpec, text: str) -> str | None:
+    """What to say under a number field while it is typed: only what no further typing can fix (an integer field
+    holding a ``.`` or an exponent), never a number half typed (``-``, ``1e``)."""
+    if spec.kind == "integer" and re.search(r"[.eE]", text):
+        return integer_error(text.strip())
+    return None
 
 
 def value_text(value: Any) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
+ValueT = TypeVar("ValueT")
 CatalogKind = Literal["tools", "prompts", "resources", "templates"]
 
 
@@ -103,6 +104,12 @@ def listen_offered(kind: str, capabilities: Mapping[str, object] | None) -> bool
     capability, flag = need
     declared = capabilities.get(capability)
     return isinstance(declared, Mapping) and declared.get(flag) is True
+
+
+def listen_kept(asked: Mapping[str, ValueT], capabilities: Mapping[str, object] | None) -> dict[str, ValueT]:
+    """The filters of a listen request (``asked``) that a server which declared ``capabilities`` offers
+    (``listen_offered``): what ``inspector listen`` and the TUI's subscriptions panel send."""
+    return {kind: value for kind, value in asked.items() if listen_offered(kind, capabilities)}
 
 
 def used_item(params: Mapping[str, object]) -> str:

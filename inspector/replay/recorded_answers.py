@@ -23,12 +23,14 @@ SOURCE = "recording"
 
 @dataclass(slots=True)
 class RecordedAnswer:
-    """One answer as recorded: its key (None for a legacy server request), the request method, the response."""
+    """One answer as recorded: its key (None for a legacy server request), the request method, the response, and
+    the input request it answered (``{"method", "params"}``; None when the recording lost it)."""
 
     key: str | None
     method: str
     response: InputResponse
     used: bool = False
+    request: InputRequest | None = None
 
 
 def recorded_answers(call: Call) -> list[RecordedAnswer]:
@@ -36,12 +38,16 @@ def recorded_answers(call: Call) -> list[RecordedAnswer]:
     found: list[RecordedAnswer] = []
     for round_ in call.rounds:
         for given in round_.answers:
+            asked: InputRequest | None = None
             if round_.kind == "server-request":
                 method = round_.method
+                params = (round_.request.message or {}).get("params")
+                asked = {"method": method, **({"params": params} if isinstance(params, dict) else {})}
             else:
                 request = round_.input_requests.get(given.key or "")
                 method = str(request.get("method", "")) if isinstance(request, dict) else ""
-            found.append(RecordedAnswer(given.key, method, given.response))
+                asked = request if isinstance(request, dict) else None
+            found.append(RecordedAnswer(given.key, method, given.response, request=asked))
     return found
 
 

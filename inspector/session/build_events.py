@@ -3,10 +3,12 @@ end of the connection): what the wire cannot tell, applied to the Timeline. Func
 
 from __future__ import annotations
 
+from inspector.answers.base import PARTIES
 from inspector.protocol.json_values import json_int
 from inspector.session import build_listen
 from inspector.session.build_state import BuildState
 from inspector.session.records import Record
+from inspector.session.time_split import party_of
 from inspector.session.timeline import Call, ConsoleLine, EraDecision, Finding, GivenAnswer
 from inspector.session.timeline_events import CallFinished, CallStarted, RoundUpdated, SessionChanged, SessionRowChanged
 
@@ -29,9 +31,9 @@ def event(state: BuildState, record: Record, t: float) -> None:
         return
     call = state.timeline.call(record["call"]) if isinstance(record.get("call"), int) else None
     if name == "answer" and call is not None:
-        _answer(state, call, record)
+        _answer(state, call, record, t)
     elif name == "answer":
-        _session_answer(state, record)
+        _session_answer(state, record, t)
     elif name == "end" and call is not None:
         call.status = record.get("status", "failed")
         call.status_detail = str(record.get("detail", ""))
@@ -76,25 +78,37 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.emit(SessionChanged())
 
 
-def _given(record: Record) -> GivenAnswer:
+def _given(record: Record, t: float) -> GivenAnswer:
+    """An answer record read back; one made before answers said whose time they took (``party``, ``model_ms``)
+    is read by its source (``time_split.party_of``)."""
     key = record.get("key")
     response = record.get("response") if isinstance(record.get("response"), dict) else {}
     assert isinstance(response, dict)
-    return GivenAnswer(key if isinstance(key, str) else None, response, str(record.get("source", "")))
+    source = str(record.get("source", ""))
+    party = record.get("party")
+    model_ms = record.get("model_ms")
+    return GivenAnswer(
+        key if isinstance(key, str) else None,
+        response,
+        source,
+        t,
+        party if party in PARTIES else party_of(source),
+        float(model_ms) if isinstance(model_ms, int | float) and not isinstance(model_ms, bool) else None,
+    )
 
 
-def _session_answer(state: BuildState, record: Record) -> None:
+def _session_answer(state: BuildState, record: Record, t: float) -> None:
     """Our answer to a server request of no call (a session row)."""
     server_request = record.get("server_request")
     for round_ in reversed(state.timeline.session):
         if round_.request_id == server_request:
-            round_.answers.append(_given(record))
+            round_.answers.append(_given(record, t))
             state.timeline.emit(SessionRowChanged(round_))
             return
 
 
-def _answer(state: BuildState, call: Call, record: Record) -> None:
-    given = _given(record)
+def _answer(state: BuildState, call: Call, record: Record, t: float) -> None:
+    given = _given(record, t)
     server_request = record.get("server_request")
     for round_ in reversed(call.rounds):
         if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:

@@ -283,7 +283,7 @@ class Connection:
                 RequestFailed(
                     "closed",
                     f"the server went away{code}: {event.reason}",
-                    "see the server's stderr in the console",
+                    "the server's stderr says why it went away",
                     fatal=True,
                 )
             )

@@ -7,6 +7,7 @@ holds the result, and the request sender re-runs ``initialize`` when a legacy HT
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -71,6 +72,8 @@ class Handshake:
     connection: Connection
     ledger: CallLedger
     options: HandshakeOptions
+    cancel: Callable[[int], Awaitable[object]] | None = None
+    """The session's cancel, for a call the person cancels at a server request (``ServerRequestAnswerer``)."""
 
     async def connect(self) -> Negotiated:
         """Start the transport and settle the era within ``options.timeout``; raises ``ConnectError`` (the transport's
@@ -165,7 +168,7 @@ class Handshake:
                 "upgrade the inspector",
             )
         ledger.end(call, "complete")
-        answerer = ServerRequestAnswerer(connection, ledger.answers, version)
+        answerer = ServerRequestAnswerer(connection, ledger.answers, version, self.cancel)
         connection.on_server_request = answerer
         log.write(records.era(log.now(), "legacy", version, why))
         await connection.send_notification(call, "notifications/initialized", None, protocol_version=version)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.base import AnswerSource, ask
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import findings as lint
 from inspector.session import records
@@ -41,8 +41,8 @@ class CallLedger:
 
     async def answer(self, call: int, key: str, request: JsonObject) -> JsonObject:
         """Ask the answers source for one input request of ``call``; the answer and who gave it are recorded."""
-        given = await self.answers.answer(key, request)
-        self.log.write(records.answer_given(self.log.now(), call, key, given.response, given.source))
+        given = await ask(self.answers, key, request, self.log.clock)
+        self.log.write(records.answer_given(self.log.now(), call, key, given))
         return given.response
 
     def finding(self, found: Finding) -> None:

@@ -6,9 +6,10 @@ answers interface as MRTR input requests, with no key: they become rounds of the
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
@@ -54,10 +55,20 @@ def accepted_version(result: JsonObject) -> str | None:
 class ServerRequestAnswerer:
     """Answers legacy server->client requests on behalf of the call they interrupted."""
 
-    def __init__(self, connection: Connection, answers: AnswerSource, version: str) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        answers: AnswerSource,
+        version: str,
+        cancel: Callable[[int], Awaitable[object]] | None = None,
+    ) -> None:
         self.connection = connection
         self.answers = answers
         self.version = version
+        self.cancel = cancel if cancel is not None else connection.cancel_call
+        """How a call is cancelled when the person cancels it at one of its server requests: the session's cancel
+        (a 2025-11-25 task's ``tasks/cancel``, whose questions come on its ``tasks/result``; anything else on the
+        wire), so that Escape on a task's question cancels the task on the server, not only on the screen."""
         self.unanswered: dict[int, str] = {}
         """Calls whose server request found no answer, with the reason (they end as no-answer, exit 5)."""
         self.cancelled: set[int] = set()
@@ -79,13 +90,13 @@ class ServerRequestAnswerer:
         if isinstance(params, dict):
             request["params"] = params
         try:
-            answer = await self.answers.answer(None, request)
+            answer = await ask(self.answers, None, request, log.clock)
         except CallCancelled:
             if call is not None:
                 self.cancelled.add(call)
             await self._reply(call, error_response(request_id, USER_REJECTED, "The user cancelled the request"))
             if call is not None:
-                await self.connection.cancel_call(call)
+                await self.cancel(call)
             return
         except NoAnswer as missing:
             if call is None and method == ROOTS:
@@ -100,9 +111,7 @@ class ServerRequestAnswerer:
                 reason = f"No answer available: {missing.reason}"
                 await self._reply(call, error_response(request_id, USER_REJECTED, reason))
                 return
-        log.write(
-            records.answer_given(log.now(), call, None, answer.response, answer.source, server_request_id=request_id)
-        )
+        log.write(records.answer_given(log.now(), call, None, answer, server_request_id=request_id))
         await self._reply(call, result_response(request_id if request_id is not None else 0, answer.response))
 
     async def _reply(self, call: int | None, message: dict[str, Any]) -> None:

@@ -12,10 +12,12 @@ Every later line is a record with ``t`` (seconds since the session started) and 
   or a block without data, verbatim in ``raw``.
 - ``"stderr"``: ``raw`` is one stderr line of the server.
 - ``"event"``: what the wire cannot tell: a call started (``event: "call"``, with ``resends``: the call it sent
-  again, for an edited resend), an answer and its source
-  (``"answer"``), a call ended (``"end"``), a finding the session raised (``"finding"``), the era decision
-  (``"era"``), a transport fault (``"fault"``), the end of the connection (``"closed"``), the server instance a
-  request is about to go to (``"instance"``, written before the request by ``inspector lab``).
+  again, for an edited resend), an answer, its source and whose time it took (``"answer"``: ``party`` person,
+  model or client, and ``model_ms`` when a model computed part of it; a recording made before them has neither:
+  read as ``session.time_split.party_of`` says), a call ended (``"end"``), a finding the session raised
+  (``"finding"``), the era decision (``"era"``), a transport fault (``"fault"``), the end of the connection
+  (``"closed"``), the server instance a request is about to go to (``"instance"``, written before the request by
+  ``inspector lab``).
 - ``"auth"``: one step of an OAuth login (an exchange or a decision), for the request that needed it; the format
   is ``session.auth_steps``'.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import base64
 from typing import Any, Final, Literal
 
+from inspector.answers.base import Answer
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.protocol.wire_text import dumps
 from inspector.session.http_info import HttpInfo
@@ -143,16 +146,15 @@ def call_started(t: float, call: int, method: str, params: JsonObject, *, resend
 
 
 def answer_given(
-    t: float,
-    call: int | None,
-    key: str | None,
-    response: JsonObject,
-    source: str,
-    server_request_id: RequestId | None = None,
+    t: float, call: int | None, key: str | None, answer: Answer, server_request_id: RequestId | None = None
 ) -> Record:
-    """An answer to one input request, and who gave it (``call`` None: a server request of no call, a session row
-    named by ``server_request_id``)."""
-    fields: JsonObject = {"call": call, "key": key, "response": response, "source": source}
+    """An answer to one input request, who gave it and whose time it took (``party``; ``model_ms``: the part a
+    model computed, when there is one), ``call`` None: a server request of no call, a session row named by
+    ``server_request_id``."""
+    fields: JsonObject = {"call": call, "key": key, "response": answer.response, "source": answer.source}
+    fields["party"] = answer.party
+    if answer.model_ms is not None:
+        fields["model_ms"] = round(answer.model_ms, 3)
     if server_request_id is not None:
         fields["server_request"] = server_request_id
     return event(t, "answer", **fields)

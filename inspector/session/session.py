@@ -44,6 +44,9 @@ from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
 
+Started = Callable[[int], object]
+"""Told a call's number as soon as the call is on the timeline (``InspectorSession.request``)."""
+
 MAX_TIMEOUT_S: Final = 600.0
 """How long progress notifications can keep a request waiting, in all (``--max-timeout``)."""
 
@@ -90,7 +93,7 @@ class InspectorSession:
             timeout=timeout,
             log_level=log_level,
         )
-        self.handshake = Handshake(self.connection, self.ledger, self.options)
+        self.handshake = Handshake(self.connection, self.ledger, self.options, self.cancel)
         self.max_rounds = max_rounds
         self.timeout = timeout
         self.max_timeout = max_timeout
@@ -100,6 +103,8 @@ class InspectorSession:
         self.tools: dict[str, JsonObject] = {}
         """Tools from the last tools/list, by name (their inputSchema gives the Mcp-Param-* headers)."""
         self._sender: RequestSender | None = None
+        self._held_back: set[int] = set()
+        """Calls cancelled while nothing of them was on the wire: their next request is not sent (``cancel``)."""
         calls = CallServices(self.ledger, self._send, self.settle)
         self.tasks = TaskFollower(calls, task_store)
         """Follows the tasks the calls create (and cancels them)."""
@@ -180,6 +185,8 @@ class InspectorSession:
         unbounded: bool = False,
     ) -> Coroutine[Any, Any, JsonObject]:
         """The sender's request (a plain function, not a coroutine of its own: one frame less on every call)."""
+        if self._held_back and call in self._held_back:
+            return raised_when_awaited(RequestFailed("cancelled", "cancelled by the user before it was sent"))
         if self._sender is None:
             return raised_when_awaited(RequestFailed("closed", "the session is not connected", "connect first"))
         return self._sender.send(call, method, params, capabilities, unbounded=unbounded)
@@ -216,32 +223,49 @@ class InspectorSession:
         *,
         capabilities: JsonObject | None = None,
         resends: int | None = None,
+        started: Started | None = None,
     ) -> Outcome:
-        """``tools/call``, driving MRTR rounds to the end (``resends``: the call it sends again, if it does)."""
+        """``tools/call``, driving MRTR rounds to the end (``resends``: the call it sends again, if it does;
+        ``started``: see ``request``)."""
         params: JsonObject = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return await self.request("tools/call", params, capabilities=capabilities, resends=resends)
+        return await self.request("tools/call", params, capabilities=capabilities, resends=resends, started=started)
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None, *, resends: int | None = None
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        resends: int | None = None,
+        started: Started | None = None,
     ) -> Outcome:
         """``prompts/get``, driving MRTR rounds to the end."""
         params: JsonObject = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        return await self.request("prompts/get", params, resends=resends)
+        return await self.request("prompts/get", params, resends=resends, started=started)
 
-    async def read_resource(self, uri: str, *, resends: int | None = None) -> Outcome:
+    async def read_resource(self, uri: str, *, resends: int | None = None, started: Started | None = None) -> Outcome:
         """``resources/read``, driving MRTR rounds to the end."""
-        return await self.request("resources/read", {"uri": uri}, resends=resends)
+        return await self.request("resources/read", {"uri": uri}, resends=resends, started=started)
 
     async def request(
-        self, method: str, params: JsonObject, *, capabilities: JsonObject | None = None, resends: int | None = None
+        self,
+        method: str,
+        params: JsonObject,
+        *,
+        capabilities: JsonObject | None = None,
+        resends: int | None = None,
+        started: Started | None = None,
     ) -> Outcome:
-        """Any request as one call; MRTR is driven for the three methods that allow it."""
+        """Any request as one call; MRTR is driven for the three methods that allow it. ``started`` is told the
+        call's number as soon as it is on the timeline, before anything of it is sent: a face that lets a person
+        cancel the call they have just asked for cancels that one (``cancel``), not the one shown before it."""
         ledger = self.ledger
         call = ledger.start(method, params, resends)
+        if started is not None:
+            started(call)
         sent = self._with_task_request(method, params, capabilities)
         try:
             result = await self._first_round(call, method, sent, capabilities)
@@ -294,6 +318,8 @@ class InspectorSession:
                 f"stopped after {cap.rounds} rounds; raise --max-rounds if the server needs more",
                 result=cap.last,
             )
+        finally:
+            self._held_back.discard(call)
         answerer = self.negotiated.server_requests if self.negotiated is not None else None
         if answerer is not None and call in answerer.cancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call", result=result)
@@ -362,10 +388,17 @@ class InspectorSession:
 
     async def cancel(self, call: int) -> bool:
         """Cancel a call in flight: a task with ``tasks/cancel`` (cooperative: it may still complete); anything
-        else on the wire (stdio: notifications/cancelled; HTTP: close its stream)."""
+        else on the wire (stdio: notifications/cancelled; HTTP: close its stream). A call with nothing on the wire
+        (just started, or between two rounds) sends nothing more: its next request ends it cancelled instead of
+        leaving. False: nothing of it was on the wire (a caller waiting on something else, an answer, stops it)."""
         if self.tasks.cancel(call):
             return True
-        return await self.connection.cancel_call(call) > 0
+        if await self.connection.cancel_call(call) > 0:
+            return True
+        found = self.timeline.call(call)
+        if found is not None and found.in_flight:
+            self._held_back.add(call)
+        return False
 
     # ------------------------------------------------------------------------------------------------ tasks
     def _with_task_request(self, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:
@@ -384,7 +417,9 @@ class InspectorSession:
         return declares_tasks(capabilities if capabilities is not None else self.options.capabilities)
 
     async def close(self) -> None:
-        """Close the connection (bounded), with every record written, and close the recording."""
+        """End the subscriptions still open (the client ends them), close the connection (bounded), with every
+        record written, and close the recording."""
+        await self.subscriber.end_all()
         await self.connection.close()
         self.log.flush()
         if self.log.recorder is not None:

@@ -13,6 +13,8 @@ The rules (the Tasks extension, ext-tasks ``specification/draft/tasks.md``, and 
   outside them is a finding, ``task_polling.py``);
 - a task's input requests repeat on every poll until answered: each key is answered once, and ``tasks/update``
   carries the keys not answered yet, only those;
+- a question the person answers by cancelling the whole call (``CallCancelled``: the TUI's Escape) cancels the
+  task: ``tasks/cancel`` at once, as for any cancel, never a call that ends on the screen while its task runs on;
 - cancelling is cooperative: ``tasks/cancel`` is sent once (never ``notifications/cancelled`` for a task), then the
   task is followed until it ends, so the timeline shows what it really did (cancelled, or completed anyway); when it
   has not ended ``after_cancel_s`` later, the driver stops following it (``detached``);
@@ -31,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
+from inspector.answers.base import CallCancelled
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.mrtr import AnswerFn, SleepFn
 from inspector.session.task_polling import poll_hint_ms, poll_wait_s
@@ -94,14 +97,19 @@ async def drive_task(
             cancel_sent = True
             give_up_at = clock() + after_cancel_s
         elif status == "input_required" and not cancel_sent:
-            if shape == "ext-2026":
-                await _answer_new(task.get("inputRequests"), answered, answer, update)
-            elif result is not None:
-                outcome = await _blocking_result(result, cancel_requested)
-                if outcome is not None and outcome.get("resultType") == "input_required":
-                    shape = "seed-2322"
-                    await _answer_new(outcome.get("inputRequests"), answered, answer, update)
-                    outcome = None
+            try:
+                if shape == "ext-2026":
+                    await _answer_new(task.get("inputRequests"), answered, answer, update)
+                elif result is not None:
+                    outcome = await _blocking_result(result, cancel_requested)
+                    if outcome is not None and outcome.get("resultType") == "input_required":
+                        shape = "seed-2322"
+                        await _answer_new(outcome.get("inputRequests"), answered, answer, update)
+                        outcome = None
+            except CallCancelled:
+                cancel_requested.set()  # the person cancelled the call at the task's question: cancel the task
+                outcome = None
+                continue
         if give_up_at is not None and clock() >= give_up_at:
             return TaskEnd("detached", cancel_sent=cancel_sent)
         await _wait(poll_wait_s(poll_hint_ms(task)), cancel_requested if not cancel_sent else None, sleep)

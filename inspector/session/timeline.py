@@ -9,16 +9,27 @@ a live session and a replay of its recording produce equal timelines.
 from __future__ import annotations
 
 import hashlib
+import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
+from inspector.answers.base import YOU, Party
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.session.http_info import HttpInfo
 from inspector.session.listen_span import ListenSpan
 from inspector.session.task_span import TaskSpan
+from inspector.session.time_split import (
+    NOBODY,
+    TimeSplit,
+    answers_split,
+    consent_waits,
+    outside_ms,
+    overlap_ms,
+    total,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -104,11 +115,17 @@ class RequestState:
 
 @dataclass(slots=True)
 class GivenAnswer:
-    """The answer given to one input request of a round, and who gave it."""
+    """The answer given to one input request of a round, who gave it, and whose time it took."""
 
     key: str | None
     response: JsonObject
     source: str
+    at: float = 0.0
+    """When it was given."""
+    party: Party = "client"
+    """Who was waited on for it (``answers.base.Answer.party``)."""
+    model_ms: float | None = None
+    """The part of its wait a model computed, when a person handed the question to one."""
 
 
 @dataclass(slots=True)
@@ -154,10 +171,10 @@ class Round:
         return (self.response.at - self.request.at) * 1000.0
 
     @property
-    def answer_sources(self) -> list[str]:
-        """Who answered this round's input requests ("you", "answers file", "stub model" ...), each once, in order:
-        whose wait its time for answers is."""
-        return list(dict.fromkeys(answer.source for answer in self.answers))
+    def reply_times(self) -> TimeSplit:
+        """A server request's time, from its arrival to our reply, split by whose it was (its answers'; see
+        ``session.time_split``)."""
+        return answers_split(self.answers, self.request.at, self.response.at if self.response is not None else None)
 
     @property
     def result(self) -> JsonObject | None:
@@ -226,60 +243,62 @@ class Call:
         return (self.finished_at - self.started_at) * 1000.0
 
     @property
-    def round_server_ms(self) -> list[float | None]:
-        """The server's time on each round: a request's latency less the legacy server requests answered while it
-        was open (their time is the answerer's, not the server's); None for a server request, and while pending."""
-        asked = [r for r in self.rounds if r.kind == "server-request" and r.latency_ms is not None]
-        times: list[float | None] = []
-        for round_ in self.rounds:
-            latency = round_.latency_ms
-            if round_.kind != "request" or latency is None or round_.response is None:
-                times.append(None)
-                continue
-            start, end = round_.request.at, round_.response.at
-            nested = sum(r.latency_ms or 0.0 for r in asked if start <= r.request.at <= end)
-            times.append(max(latency - nested, 0.0))
-        return times
+    def round_times(self) -> list[TimeSplit]:
+        """Each round's time split by whose it was (``session.time_split``). A request: the server's time, its
+        latency less the legacy server requests answered while it was open and the login's wait for the person in
+        the browser (which is the person's); then, when it asked (``input_required``), the wait for its answers
+        until the next request left (or the call ended), by whose each answer was. A legacy server request: the
+        wait for our reply, by whose its answers were. A state-only round's back-off before its retry is nobody's."""
+        return self.timed()[0]
 
     @property
-    def round_wait_ms(self) -> list[float | None]:
-        """How long each round's input requests waited for their answers (a person thinking, or an answers file):
-        a round that asked (``input_required``) waits until the next request left (or the call ended); a legacy
-        server request, until our reply left. None for a round that asked nothing: the back-off before a
-        state-only retry is nobody's answer."""
-        requests = [r for r in self.rounds if r.kind == "request"]
-        waits: list[float | None] = []
+    def times(self) -> TimeSplit:
+        """The call's time split by whose it was: the sum of its rounds' (``round_times``), and a login's wait for
+        the person outside them (a refresh or a login before its first request left)."""
+        return self.timed()[1]
+
+    def timed(self) -> tuple[list[TimeSplit], TimeSplit]:
+        """``round_times`` and ``times`` at once (a face that shows both computes them once)."""
+        consent = (
+            [span for wait in consent_waits(self.auth, self.finished_at) for span in wait.spans] if self.auth else []
+        )
+        asked = [r for r in self.rounds if r.kind == "server-request" and r.response is not None]
+        times: list[TimeSplit] = []
+        windows: list[tuple[float, float]] = []
         for round_ in self.rounds:
             if round_.kind == "server-request":
-                waits.append(round_.latency_ms)
+                times.append(round_.reply_times)
                 continue
-            if not round_.input_requests or round_.response is None:
-                waits.append(None)
+            response = round_.response
+            end = response.at if response is not None else self.finished_at
+            person = 0.0
+            if consent and end is not None:
+                windows.append((round_.request.at, end))
+                person = overlap_ms(consent, round_.request.at, end)
+            if response is None:
+                times.append(NOBODY.waited("person", person, YOU) if person else NOBODY)
                 continue
-            later = [r.request.at for r in requests if r.request.at >= round_.response.at and r is not round_]
-            until = min(later) if later else self.finished_at
-            waits.append(None if until is None else max(until - round_.response.at, 0.0) * 1000.0)
-        return waits
-
-    @property
-    def server_ms(self) -> float | None:
-        """The server's time for the call: the sum of its rounds' server times (see ``round_server_ms``); None
-        until one round has its response."""
-        known = [ms for ms in self.round_server_ms if ms is not None]
-        return sum(known) if known else None
-
-    @property
-    def wait_ms(self) -> float | None:
-        """The time the call waited for answers, summed over its rounds (see ``round_wait_ms``); None when it
-        asked nothing."""
-        known = [ms for ms in self.round_wait_ms if ms is not None]
-        return sum(known) if known else None
+            start, stop = round_.request.at, response.at
+            nested = sum(r.latency_ms or 0.0 for r in asked if start <= r.request.at <= stop) if asked else 0.0
+            split = TimeSplit(server_ms=max((stop - start) * 1000.0 - nested - person, 0.0))
+            if person:
+                split = split.waited("person", person, YOU)
+            if round_.input_requests:
+                later = [
+                    r.request.at
+                    for r in self.rounds
+                    if r.kind == "request" and r.request.at >= stop and r is not round_
+                ]
+                split += answers_split(round_.answers, stop, min(later) if later else self.finished_at)
+            times.append(split)
+        call = total(times)
+        outside = outside_ms(consent, windows) if consent else 0.0
+        return times, call.waited("person", outside, YOU) if outside else call
 
     @property
     def answer_sources(self) -> list[str]:
-        """Who answered the call's input requests ("you", "answers file", "stub model" ...), each once, in order:
-        whose wait ``wait_ms`` is."""
-        return list(dict.fromkeys(source for round_ in self.rounds for source in round_.answer_sources))
+        """Who answered the call's input requests ("you", "answers file", "stub model" ...), each once, in order."""
+        return list(dict.fromkeys(answer.source for round_ in self.rounds for answer in round_.answers))
 
     @property
     def final_round(self) -> Round | None:
@@ -304,6 +323,20 @@ class Call:
             return self.task.error
         last = self.final_round
         return last.error if last is not None else None
+
+    def rounds_as_they_came(self) -> list[Round]:
+        """The rounds in the order what each one tells came: a request where its reply came (one still waited for
+        last), a server request where it arrived. A legacy server request interrupts the request it came during,
+        so it comes before that request's reply (``rounds`` keeps the order the rounds began in)."""
+        if not any(round_.kind == "server-request" for round_ in self.rounds):
+            return list(self.rounds)
+
+        def came(round_: Round) -> float:
+            if round_.kind == "server-request":
+                return round_.request.at
+            return round_.response.at if round_.response is not None else math.inf
+
+        return sorted(self.rounds, key=came)
 
     def all_findings(self) -> list[Finding]:
         """Call findings followed by every round's findings, in order."""

@@ -213,7 +213,7 @@ class MemoryTransport:
                 TransportFault(
                     kind="process-exited",
                     message=f"the peer is not running; nothing was sent{status}",
-                    hint="look at its stderr above for why it stopped, then reconnect to restart it",
+                    hint="its stderr says why it stopped; reconnect to restart it",
                     at=self._clock(),
                     request_id=message.request_id,
                     fatal=True,

@@ -370,7 +370,7 @@ class StdioTransport:
             TransportFault(
                 kind="process-exited",
                 message=message + status,
-                hint="look at the server's stderr above for why it stopped, then reconnect to restart it",
+                hint="the server's stderr says why it stopped; reconnect to restart it",
                 at=self._clock(),
                 request_id=request_id,
                 fatal=True,

@@ -221,7 +221,8 @@ class InspectorApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            open_dialog(self, HelpScreen(gather_keys(self.screen, unavailable=True)))
+            recording = self.screen.recording if isinstance(self.screen, MainScreen) else None
+            open_dialog(self, HelpScreen(gather_keys(self.screen, unavailable=True), recording))
 
     def action_next_theme(self) -> None:
         names = self.theme_names or [self.theme]

@@ -15,9 +15,9 @@ import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from inspector.answers.base import Answer, CallCancelled, NoAnswer, describe_request
+from inspector.answers.base import ANSWER_CLOCK, YOU, Answer, CallCancelled, NoAnswer, describe_request
 from inspector.answers.roots import SOURCE as ROOTS_SOURCE
 from inspector.answers.roots import ConfiguredRoots, Root
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from inspector.ui.modals.roots import RootsReply
     from inspector.ui.modals.sampling import SamplingReply
     from inspector.ui.modals.url_consent import Opener
-
-YOU: Final = "you"
-"""The source of an answer the user gave in a modal."""
 
 CURRENT_CALL: ContextVar[str | None] = ContextVar("inspector_current_call", default=None)
 """The label of the call whose input requests are being answered (e.g. ``tools/call book_meeting``)."""
@@ -130,8 +127,8 @@ class InteractiveAnswers:
         if method == ELICITATION:
             if params.get("mode") == "url":
                 url_modal = UrlConsentModal(params, asked, server_host=self.server_host, opener=self.opener)
-                return Answer(await self._ask(url_modal, key, request), YOU)
-            return Answer(await self._ask(ElicitationModal(params, asked), key, request), YOU)
+                return Answer(await self._ask(url_modal, key, request), YOU, "person")
+            return Answer(await self._ask(ElicitationModal(params, asked), key, request), YOU, "person")
         if method == SAMPLING:
             return await self._sampling(asked, request, params)
         if method == ROOTS:
@@ -140,15 +137,22 @@ class InteractiveAnswers:
 
     async def _sampling(self, asked: AskedFor, request: InputRequest, params: dict[str, Any]) -> Answer:
         if self.stub_enabled():
-            return Answer(self.stub.reply(params), STUB_SOURCE)
+            return Answer(self.stub.reply(params), STUB_SOURCE, "model")
         from inspector.answers.validation import validate_sampling_answer
         from inspector.ui.modals.sampling import SamplingModal
 
-        reply: SamplingReply = await self._ask(SamplingModal(params, asked, stub=self.stub), asked.key, request)
+        reply: SamplingReply = await self._ask(SamplingModal(params, asked), asked.key, request)
         if reply.always_stub:
             self.always_stub = True
+        if reply.response is None:
+            # The person read the question and handed it to the model: the wait so far was theirs, only what
+            # follows is the model's (timed on the session's clock, as every time on the timeline is).
+            clock = ANSWER_CLOCK.get()
+            began = clock()
+            response = self.stub.reply(params)
+            return Answer(response, STUB_SOURCE, "person", (clock() - began) * 1000.0)
         validate_sampling_answer(params, reply.response)
-        return Answer(reply.response, reply.source)
+        return Answer(reply.response, YOU, "person")
 
     async def _roots_answer(self, asked: AskedFor, request: InputRequest) -> Answer:
         if not self.ask_roots:
@@ -162,7 +166,7 @@ class InteractiveAnswers:
             self.ask_roots = False
         response = _roots_result(reply.roots)
         validate_roots_answer(response)
-        return Answer(response, YOU)
+        return Answer(response, YOU, "person")
 
     async def _ask(self, modal: AnswerModal[ResultT | None], key: str | None, request: InputRequest) -> ResultT:
         """Push ``modal`` and wait for its result; ``None`` (Escape) becomes ``CallCancelled``."""

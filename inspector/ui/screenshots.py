@@ -69,7 +69,7 @@ class CannedFirst:
     async def answer(self, key: str | None, request: dict[str, Any]) -> Answer:
         """The canned answer for ``key``, else ask the fallback."""
         if key in CANNED:
-            return Answer(CANNED[key], "you")
+            return Answer(CANNED[key], "you", "person")  # (what a person would type in the dialog)
         return await self.fallback.answer(key, request)
 
 

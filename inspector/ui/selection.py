@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from inspector.headless.render import includes_startup
 from inspector.ui.resend import add_comparison
+from inspector.ui.widgets.content_blocks import ResultView, listed_tool
 from inspector.ui.widgets.document import Document, call_document, round_document
 from inspector.ui.widgets.session_rows import session_document, session_round
 
@@ -31,9 +32,12 @@ class Selection:
     state: RequestState | None
 
 
-def selection(timeline: Timeline, call_index: int, round_index: int, *, unfold: bool) -> Selection | None:
+def selection(
+    timeline: Timeline, call_index: int, round_index: int, *, unfold: bool, view: ResultView | None = None
+) -> Selection | None:
     """What to show for ``(call_index, round_index)`` (None when there is no such call; call 0: session row
-    ``round_index``); a resent call's detail ends with the comparison with the call it resent."""
+    ``round_index``); a resent call's detail ends with the comparison with the call it resent. A call's result shows
+    as ``view`` says (by content type, beside the tool's outputSchema as listed; or its raw JSON)."""
     if call_index == 0:
         row = session_round(timeline, round_index)
         if row is None:
@@ -46,7 +50,8 @@ def selection(timeline: Timeline, call_index: int, round_index: int, *, unfold: 
         round_ = call.rounds[round_index - 1]
         doc = round_document(call, round_, unfold=unfold, startup=includes_startup(timeline, call, round_))
         return Selection(call, round_index, doc, f"#{call_index} round {round_index}", round_.request_state)
-    doc = call_document(call, unfold=unfold)
+    tool = listed_tool(timeline, call.name) if call.method == "tools/call" and call.name is not None else None
+    doc = call_document(call, unfold=unfold, view=view, tool=tool)
     old = timeline.call(call.resends) if call.resends is not None else None
     if old is not None:
         add_comparison(doc, old, call)

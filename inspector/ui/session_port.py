@@ -37,13 +37,21 @@ class SessionPort(Protocol):
         *,
         capabilities: JsonObject | None = None,
         resends: int | None = None,
+        started: Callable[[int], object] | None = None,
     ) -> Outcome: ...
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None, *, resends: int | None = None
+        self,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        resends: int | None = None,
+        started: Callable[[int], object] | None = None,
     ) -> Outcome: ...
 
-    async def read_resource(self, uri: str, *, resends: int | None = None) -> Outcome: ...
+    async def read_resource(
+        self, uri: str, *, resends: int | None = None, started: Callable[[int], object] | None = None
+    ) -> Outcome: ...
 
     async def cancel(self, call: int) -> bool: ...
 

@@ -41,6 +41,9 @@ def test_a_legacy_server_request_prints_as_a_round_of_its_call() -> None:
     assert [line.split("(")[0].strip(" ├└") for line in asked if "server →" in line] == [
         "server → elicitation/create"
     ], "the server's request is a round of the call it interrupted, under that call"
+    # In the order they came: the server's request interrupted the call, the call's reply came after it.
+    came = [line.split("(")[0].strip(" ├└│") for line in asked[1:] if "→" in line]
+    assert [said.split()[0] for said in came] == ["server", "id"] and "→ complete" in came[1], asked
     sampled = calls["#6 tools/call trigger-sampling-request"]
     assert "2 rounds" in sampled[0] and any("server → sampling/createMessage" in line for line in sampled), sampled
     echoed = calls["#3 tools/call echo"]

@@ -362,7 +362,9 @@ def test_colliding_ids_are_answered_and_our_response_still_matches(outcomes: dic
         ("server-request", "elicitation/create", call_id),
         ("server-request", "ping", bad.COLLIDING_PING_ID),
     ]
-    assert doc["rounds"][1]["answers"] == [{"key": None, "source": "answers file", "response": ELICIT_ANSWER}]
+    assert doc["rounds"][1]["answers"] == [
+        {"key": None, "source": "answers file", "party": "client", "response": ELICIT_ANSWER}
+    ]
     # Our two answers carry the server's ids, which are ids of our own requests as well.
     sent = [json.loads(raw) for raw in out.json.received]
     answers = sorted((m["id"], m["result"]) for m in sent if "method" not in m)

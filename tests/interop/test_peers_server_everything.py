@@ -125,7 +125,9 @@ def test_http_call(
     doc = check_call(run, tool, expected, server_requests)
     if tool == "trigger-elicitation-request":
         (asked,) = [r for r in doc["rounds"] if r["method"] == "elicitation/create"]
-        assert asked["answers"] == [{"key": None, "source": "answers file", "response": ANSWERS["elicitation/create"]}]
+        assert asked["answers"] == [
+            {"key": None, "source": "answers file", "party": "client", "response": ANSWERS["elicitation/create"]}
+        ]
 
 
 def test_http_progress_lands_on_the_call(url: str, folder: Path) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from inspector.demo.schemas import MEETING_SCHEMA
-from inspector.protocol.form_values import matches_kind, parse_text, placeholder, value_text
+from inspector.protocol.form_values import matches_kind, parse_text, placeholder, typing_error, value_text
 from inspector.protocol.schema_form import (
     MISSING,
     FieldSpec,
@@ -168,6 +168,19 @@ def test_parse_text_by_kind() -> None:
     for bad, spec in (("4.5", integer), ("abc", number), ("inf", number), ("nan", number)):
         with pytest.raises(ValueError):
             parse_text(spec, bad)
+
+
+def test_an_integer_field_names_a_fraction_as_it_is_typed() -> None:
+    integer = FieldSpec("integer")
+    with pytest.raises(ValueError, match=r"^3\.5 is not an integer \(a whole number\)$"):
+        parse_text(integer, "3.5")
+    with pytest.raises(ValueError, match=r"^must be a whole number$"):
+        parse_text(integer, "abc")
+    assert typing_error(integer, "3.5") == "3.5 is not an integer (a whole number)"
+    assert typing_error(integer, "1e3") == "1e3 is not an integer (a whole number)"
+    # Half typed, or right: nothing to say yet.
+    assert typing_error(integer, "-") is None and typing_error(integer, "35") is None
+    assert typing_error(FieldSpec("number"), "3.5") is None
 
 
 def test_text_helpers() -> None:

@@ -60,6 +60,30 @@ async def test_a_listen_is_acknowledged_gets_its_events_and_ends_when_the_client
     assert cancel.message["params"]["requestId"] == call.rounds[0].request_id, "stdio ends a listen by its id"
 
 
+async def test_closing_the_session_ends_an_open_listen_as_the_client() -> None:
+    """A person who quits with a subscription open ended it: the session ends it as the client before it closes the
+    connection (closing under it read as "ended by the server", or as lost)."""
+    session = InspectorSession(StdioTransport(SERVER), build_answer_source(), timeout=20)
+    stop = asyncio.Event()
+    async with asyncio.timeout(60):
+        await session.connect()
+        listening = asyncio.ensure_future(session.listen({"toolsListChanged": True}, stop))
+        acked = asyncio.Event()
+
+        def watch(_: object) -> None:
+            if any(c.listen is not None and c.listen.honoured is not None for c in session.timeline.calls):
+                acked.set()
+
+        session.timeline.subscribe(watch)
+        await acked.wait()
+        await session.close()
+        outcome = await listening
+    (call,) = [c for c in session.timeline.calls if c.listen is not None]
+    assert call.listen is not None and call.listen.end == "client-ended"
+    assert outcome.status == "complete" and outcome.detail == "the client ended the subscription"
+    assert not [f for f in call.all_findings() if f.code == "subscription-lost"]
+
+
 async def test_a_call_and_a_listen_before_connect_end_failed_saying_to_connect() -> None:
     """A face that calls before connecting gets an ended call that says what to do, never an exception."""
     session = InspectorSession(StdioTransport(SERVER), build_answer_source(), timeout=20)

@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import Any
 
+from inspector.answers.base import CallCancelled
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.task_polling import DEFAULT_POLL_S, MAX_POLL_S, MIN_POLL_S
 from inspector.session.tasks import drive_task
@@ -119,6 +120,34 @@ async def test_cancel_is_sent_once_and_the_task_is_followed_to_what_it_really_di
     end = await run(server, task("working"), cancel=True)
     assert [c for c, _ in server.calls].count("cancel") == 1
     assert end.status == "completed" and end.cancel_sent, "cooperative: it completed anyway, and that is shown"
+
+
+async def test_a_question_cancelled_by_the_person_cancels_the_task_on_the_server() -> None:
+    """Escape on a task's question (``CallCancelled``) is no answer and no end on the screen only: ``tasks/cancel``
+    goes out at once, no update, and the task is followed to how the server ended it."""
+
+    class Refusing(Server):
+        async def answer(self, key: str, request: JsonObject) -> JsonObject:
+            self.calls.append(("answer", key))
+            raise CallCancelled("escape")
+
+    asking = task("input_required", inputRequests={"approve": FORM})
+    server = Refusing([task("cancelled")])
+    event = asyncio.Event()
+    end = await drive_task(
+        asking,
+        shape="ext-2026",
+        get=server.get,
+        update=server.update,
+        result=None,
+        cancel=server.cancel,
+        answer=server.answer,
+        cancel_requested=event,
+        sleep=server.sleep,
+        clock=lambda: 0.0,
+    )
+    assert [c for c, _ in server.calls] == ["answer", "cancel", "get"], "the cancel first, before any poll"
+    assert end.status == "cancelled" and end.cancel_sent and event.is_set()
 
 
 async def test_a_cancelled_task_that_never_ends_is_detached() -> None:

@@ -120,6 +120,11 @@ async def test_a_login_opens_the_screen_at_its_challenge_and_shows_each_step(tmp
             assert rows[0].startswith("🔑 · challenge: HTTP 401")
             assert any(r.startswith("🔑 ✓ registration") or r.startswith("🔑 ✓ client: POST") for r in rows)
             assert any(r.startswith(f"🔑 ✓ token: POST {demo.issuer}token → 200") for r in rows)
+            # The wait in the browser is the person's ("you"), the rest of the request's time the server's.
+            assert any(r.startswith("🔑 … authorization: waiting") and " · you " in r for r in rows)
+            [asked] = discover.round_times
+            assert asked.person_ms is not None and asked.server_ms is not None
+            assert asked.server_ms + asked.person_ms == pytest.approx(discover.rounds[0].latency_ms)
             view = main.timeline_view
             view.select_call(1, 1)  # unfolds #1
             lines = [render_row(row, main.timeline, view.expanded, RowLook(150, view.palette())).plain
@@ -303,7 +308,9 @@ def test_login_screen_after_a_failed_login(snap_compare: SnapCompare, tmp_path: 
     """The login screen of a recorded session (a opens it on a replay too). The status, red: "✗ token: token failed:
     the token answer is not a usable token (no access_token, or malformed): Invalid token response", and "try: log
     in again; if it repeats, see the answer". No URL box and no paste field: no login waits. The steps, under "for #1
-    server/discover", end with "· redirect: redirect received (browser) ...", "✗ token  POST http://127.0.0.1:45519/
+    server/discover", end with "… authorization: waiting for the authorization to come back to http://127.0.0.1:
+    41000/callback · you 10 ms" (the person's time in the browser), "· redirect: redirect received (browser) ...",
+    "✗ token  POST http://127.0.0.1:45519/
     token → 200 30 ms" with "the answer has no access_token" under it, and the failed decision in red with its
     "try: log in again; if it repeats, see the answer"."""
 
@@ -322,9 +329,12 @@ def test_a_logins_rows_on_the_timeline(snap_compare: SnapCompare, tmp_path: Path
     → complete" come the login's rows, each starting with 🔑: "· challenge: HTTP 401, error invalid_token, ...",
     "✓ protected resource metadata: GET http://127.0.0.1:38773/.well-known/oauth-protected-resource/mcp → 200 15 ms",
     "✓ authorization server metadata: GET .../.well-known/oauth-authorization-server → 200 10 ms", "✓ client: POST
-    .../register → 201 49 ms", then in red "✗ token: POST http://127.0.0.1:45519/token → 200 30 ms: the answer has no
-    access_token", the failed decision, and "🔑   try: log in again; if it repeats, see the answer". The header
-    names the recording login.jsonl, read-only; the detail pane shows #1 round 1."""
+    .../register → 201 49 ms", "… authorization: waiting for the authorization to come back to http://12…" (the
+    person in the browser), then in red "✗ token: POST http://127.0.0.1:45519/token → 200 30 ms: the answer has no
+    access_token", the failed decision, and "🔑   try: log in again; if it repeats, see the answer". The call's row
+    reads "you 10 ms" before "1 round  complete  24 ms": the 10 ms the login waited in the browser are the
+    person's, not the server's. The header names the recording login.jsonl, read-only; the detail pane shows #1
+    round 1."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         screen = await connected(pilot)

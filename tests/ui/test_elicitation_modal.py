@@ -1,8 +1,10 @@
-"""The elicitation modal (form mode): pilot tests of the exact ElicitResult it returns, and SVG snapshots (each
-docstring says what a person should see)."""
+"""The elicitation modal (form mode): pilot tests of the exact ElicitResult it returns, Escape on a task's question
+cancelling the task on the server (both eras, the demo in process), and SVG snapshots (each docstring says what a
+person should see)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,10 +12,15 @@ from modal_support import SIZE, SnapCompare, settle, wait_until
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static, TextArea
+from ui_support import DEMO, connected, make_app, wait_for
 
+from inspector.demo.task_model import SCALE_ENV
+from inspector.session.session import InspectorSession
 from inspector.ui.modals.base import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
 from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
+from inspector.ui.screens.call_composer import CallRequest
+from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.form_fields import FieldWidget
 
 BOOK_MEETING: dict[str, Any] = {
@@ -174,6 +181,45 @@ async def test_a_select_opens_its_list_inside_the_dialog_above_the_buttons() -> 
         assert overlay.region.bottom <= top_of_buttons, (overlay.region, top_of_buttons)
 
 
+async def test_a_select_near_the_bottom_of_a_small_dialog_leaves_the_buttons_in_view() -> None:
+    # At 80x24 the choice sits on the last visible row of the form: its list opened downwards, over the note and
+    # the Accept / Decline / Cancel buttons. The form now scrolls up to make room, and the list ends above the note.
+    app = elicitation()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        room = field(app, "room").query_one(Select)
+        room.focus()  # scrolled into view at the bottom edge of the form, as Tab brings it there
+        await pilot.pause()
+        await pilot.press("enter")
+        overlay = room.query_one("SelectOverlay")
+        await wait_until(pilot, lambda: overlay.display and overlay.region.height > 1)
+        await pilot.pause()
+        note = app.screen.query_one(".answer-note").region
+        assert overlay.region.bottom <= note.y, (overlay.region, note)
+        assert overlay.region.height == 4  # the whole list: the prompt and the three rooms
+        await pilot.press("down", "down", "enter")
+        await wait_until(pilot, lambda: not room.expanded)
+        assert room.value == 1
+
+
+async def test_an_integer_field_keeps_a_fraction_and_says_it_is_not_an_integer() -> None:
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        attendees = field(app, "attendees").query_one(Input)
+        attendees.focus()
+        await pilot.press("ctrl+u", *"3.5")  # was read as "35": the "." dropped without a word
+        await wait_until(pilot, lambda: "attendees" in errors(app))
+        assert attendees.value == "3.5"
+        assert errors(app)["attendees"] == "3.5 is not an integer (a whole number)"
+        await pilot.press("ctrl+enter")
+        await pilot.pause()
+        assert app.results == [] and errors(app)["attendees"] == "3.5 is not an integer (a whole number)"
+        await pilot.press("backspace", "backspace")
+        await wait_until(pilot, lambda: "attendees" not in errors(app))
+        assert attendees.value == "3"
+
+
 async def test_server_text_is_shown_literally() -> None:
     schema = {"type": "object", "properties": {"x": {"type": "string", "title": "[link=https://evil]x[/link]"}}}
     app = elicitation(schema)
@@ -229,6 +275,46 @@ async def test_elicitation_first_keys_go_to_the_first_field() -> None:
         assert title.value == "Sprint review 2" and organizer.value == "ada@example.com"
         scroll = app.screen.query_one(".answer-body")
         assert scroll.scroll_offset.y == 0  # the first field's label is still in view
+
+
+# ---------------------------------------------------------------------------------------------------- a task's question
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_escape_on_a_tasks_question_cancels_the_task_on_the_server(
+    era: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Escape on the question a task asks (deploy_release's approval: 2026, a key of the task's ``inputRequests``;
+    2025-11-25, a server request on its ``tasks/result``) sends ``tasks/cancel``, and the call ends cancelled once
+    the server's task says it is; asked again, the server says so too. Before, the call ended "cancelled" on the
+    screen with no tasks/cancel, and the task stayed working on the server."""
+    monkeypatch.setenv(SCALE_ENV, "0.2")
+    legacy = DEMO.__class__.from_spec("python -m inspector.demo", name="demo", era="legacy")
+    target = DEMO if era == "modern" else legacy
+    app = make_app(tmp_path, target=target, interactive=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        screen.run_call(CallRequest("tools", "deploy_release", {"version": "1.2"}))
+
+        def asking(about: str) -> bool:
+            shown = app.screen
+            return isinstance(shown, ElicitationModal) and about in str(shown.params.get("message"))
+
+        await wait_for(pilot, lambda: asking("Which environment"))  # asked on the tools/call, before any task
+        environment = app.screen
+        await pilot.press("ctrl+enter")  # staging, the form's default
+        await wait_for(pilot, lambda: app.screen is not environment and asking("Release v1.2"))  # the task's
+        call = screen.timeline.calls[-1]
+        assert call.task is not None and call.in_flight
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: call.ended)
+        assert isinstance(app.screen, MainScreen)
+        methods = [r.method for r in call.rounds]
+        assert methods.count("tasks/cancel") == 1, methods
+        assert call.status == "cancelled" and call.status_detail == "the task was cancelled", call.status_detail
+        assert call.task.changes()[-1] == "cancelled", "ended as the server's task did"
+        session = screen.session
+        assert isinstance(session, InspectorSession)
+        again = await session.look_at_task(call.task.task_id)
+        assert (again.result or {}).get("status") == "cancelled", again.result
 
 
 # ---------------------------------------------------------------------------------------------------- snapshots

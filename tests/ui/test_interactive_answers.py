@@ -31,8 +31,8 @@ async def test_form_and_url_through_interactive_answers_titled_with_the_call() -
         await pilot.press("r")
         await wait_until(pilot, lambda: len(app.outcomes) == 2)
     assert app.outcomes == [
-        Answer({"action": "accept", "content": {"name": "octocat"}}, "you"),
-        Answer({"action": "accept"}, "you"),
+        Answer({"action": "accept", "content": {"name": "octocat"}}, "you", "person"),
+        Answer({"action": "accept"}, "you", "person"),
     ]
     assert app.opened == ["https://example.com/a"]
 

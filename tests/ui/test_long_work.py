@@ -26,6 +26,7 @@ from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.detail_view import DetailView
+from inspector.ui.widgets.document import round_document
 from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
@@ -230,6 +231,45 @@ async def test_a_running_call_shows_its_progress_bar_live(tmp_path: Path) -> Non
         assert "━" not in row_text(view, head) and call.status == "complete"
 
 
+async def test_a_cancelled_slow_count_says_no_reply_once_and_keeps_one_progress_line(tmp_path: Path) -> None:
+    """The demo's slow_count, cancelled with k after a few steps: its round had a row per progress notification
+    (88 for one run) and "no reply" three times (the call's time, the round's outcome, the round's time). Now
+    one line under the round says the latest progress and how many came, and the round says "no reply" once."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        screen.run_call(CallRequest("tools", "slow_count", {"n": 200}))
+
+        def progress_count() -> int:
+            call = screen.timeline.calls[-1]
+            notes = call.rounds[0].notifications if call.name == "slow_count" and call.rounds else []
+            return sum((n.message or {}).get("method") == "notifications/progress" for n in notes)
+
+        await wait_for(pilot, lambda: progress_count() >= 3)
+        call = screen.timeline.calls[-1]
+        view = screen.timeline_view
+        view.focus()
+        view.select_call(call.index)
+        await wait_for(pilot, lambda: screen.selected == (call.index, 0))
+        await pilot.press("space")  # unfolded while it counts: the rows stay put
+        await wait_for(pilot, lambda: progress_count() >= 5)
+        assert call_rows(view, call.index) == [Row(call.index, 0, 0), Row(call.index, 1, 0), Row(call.index, 1, 1)]
+        screen.query_one(CallKeys).action_cancel_call()
+        await wait_for(pilot, lambda: call.ended)
+        assert call.status == "cancelled"
+        rows = call_rows(view, call.index)
+        said = [row_text(view, row) for row in rows]
+        count = progress_count()  # (read with the rows: progress sent before the cancel arrived comes in late)
+        progress = [line.strip() for line in said if "progress" in line and "late-notification" not in line]
+        assert progress == [f"│   progress {count}/200 counted {count} of 200 · {count} notifications"]
+        assert said[1].split("→")[1].split()[:2] == ["no", "reply"]  # and its time column is empty
+        assert said[0].split()[-2:] == ["no", "reply"] and "cancelled" in said[0]
+        # The round's detail: no reply, never "pending" once its call has ended.
+        told = [text for _, text in round_document(call, call.rounds[0]).lines]
+        assert told[1].startswith("tools/call → no reply from the server"), told[1]
+        assert sum(line.count("no reply") for line in said) == 2  # the call's time column and its round: once each
+
+
 # ---------------------------------------------------------------------------------------------------- cancel
 async def test_k_on_a_task_sends_tasks_cancel_at_once_while_its_poll_waits(tmp_path: Path) -> None:
     hold = asyncio.Event()
@@ -312,7 +352,7 @@ async def test_k_on_a_call_says_cancelling_then_cancelled_and_a_late_reply_is_ma
         await wait_for(pilot, lambda: "notifications/cancelled" in script.methods())
         await wait_for(pilot, lambda: call.ended)
         assert call.status == "cancelled" and every_round_ended(call)
-        assert "no reply (the call ended cancelled)" in row_text(view, Row(call.index, 1, 0))
+        assert row_text(view, Row(call.index, 1, 0)).split("→")[1].split() == ["no", "reply"]
         release.set()
         await wait_for(pilot, lambda: call.rounds[0].late)
         assert call.status == "cancelled"  # a late reply is shown, and changes nothing

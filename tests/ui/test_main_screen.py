@@ -4,12 +4,17 @@ server, or to ``peers.with_test_tools`` / ``peers.crashing`` for what the demo h
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import peers
+from textual.widgets import Static
 from ui_support import (
+    DEMO,
     LOGIN_ANSWER,
     SIZE,
     WORK_ITEM,
@@ -23,9 +28,11 @@ from ui_support import (
     wait_for,
 )
 
+from inspector.answers.base import Answer
 from inspector.session.session import ConnectError, InspectorSession
-from inspector.transport.memory import Peer
+from inspector.transport.memory import Peer, PeerStreams
 from inspector.ui.app import InspectorApp
+from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
@@ -34,7 +41,8 @@ from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.document import FOLD_LINES
 from inspector.ui.widgets.query_box import FilterBox, SearchBox
 from inspector.ui.widgets.request_state import RequestStatePanel
-from inspector.ui.widgets.timeline_rows import Row
+from inspector.ui.widgets.session_header import SessionHeader, short_path
+from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
 
 AppFactory = Callable[..., InspectorApp]
@@ -312,7 +320,7 @@ async def test_large_result_shows_folded_and_x_unfolds_it(app_factory: AppFactor
         detail.focus()
         await pilot.press("x")
         await wait_for(pilot, lambda: not detail.document.folded)
-        assert len(detail.plain_lines) > 400_000
+        assert len(detail.plain_lines) > peers.BIG_ROWS  # the structured content's table: a line a row
 
 
 async def test_server_text_is_shown_literally(app_factory: AppFactory) -> None:
@@ -345,7 +353,8 @@ async def test_connect_failure_shows_the_error_and_stderr_then_retry_connects(tm
         assert panel.display is True
         shown = str(panel.render())
         assert "the peer exited with code 1" in shown and "ImportError: no module named foo" in shown
-        assert "see the server's stderr in the console" in shown  # the hint
+        assert "try: the server's stderr says why it went away" in shown  # the hint, and the lines under it
+        assert "the server's stderr (2 lines):" in shown
         assert isinstance(screen.failure, ConnectError)
         assert screen.check_action("reconnect", ()) is True
         await pilot.press("r")
@@ -354,6 +363,98 @@ async def test_connect_failure_shows_the_error_and_stderr_then_retry_connects(tm
         assert panel.display is False
         assert screen.session is sessions[1]
         assert screen.check_action("reconnect", ()) is False
+
+
+async def test_the_header_says_where_the_session_records_at_every_width(tmp_path: Path) -> None:
+    """The header said ``recording`` and no more at 80 columns: now the path is on it, shortened to fit (the
+    server's name gives way first), the whole path in the help screen."""
+    app = make_app(tmp_path)
+    path = "/tmp/recordings/session-20261205-055847-274123.jsonl"  # (only shown: the session records elsewhere)
+    app.settings = replace(app.settings, record_path_text=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await connected(pilot)
+        header = screen.query_one(SessionHeader)
+        await wait_for(pilot, lambda: "● connected" in str(header.render()))
+        shown = str(header.render())
+        assert shown == " inspector   demo (stdio) · ● connected · recording …/session-20261205-05….jsonl", shown
+        await pilot.resize_terminal(160, 30)
+        await wait_for(pilot, lambda: path in str(header.render()))
+        assert "inspector-demo" in str(header.render())  # room for everything again
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        said = str(app.screen.query_one("#help-recording", Static).render())
+        assert " ".join(said.split()) == f"This session records to {path}"
+
+
+def test_a_recording_path_is_shortened_from_the_folders_then_the_name() -> None:
+    path = "/home/ada/.local/share/inspector/recordings/session-20261205-055847-274123.jsonl"
+    shown = short_path(path, 200, home="/home/ada")
+    assert shown == "~/.local/share/inspector/recordings/session-20261205-055847-274123.jsonl"
+    assert short_path(path, 40, home="/home/ada") == "…/session-20261205-055847-274123.jsonl"
+    assert short_path(path, 30, home="/home/ada") == "…/session-20261205-0558….jsonl"  # its date, and what it is
+    assert short_path(path, 8, home="/home/ada") == "…3.jsonl"
+    assert short_path("/tmp/r.jsonl", 40, home="/home/ada") == "/tmp/r.jsonl"
+
+
+class AcceptAsOctocat:
+    """Answers every question (a legacy server request has no key) with the GitHub login get_weather asks for."""
+
+    async def answer(self, key: str | None, request: dict[str, Any]) -> Answer:
+        return Answer({"action": "accept", "content": {"name": "octocat"}}, "you", "person")
+
+
+async def test_a_legacy_call_shows_its_rounds_in_the_order_they_came(tmp_path: Path) -> None:
+    """A 2025-11-25 call's server request came before the reply of the request it interrupted; the reply row was
+    shown first. Unfolded, the call now reads: the server's request and its answer, then the call's reply."""
+    legacy = DEMO.__class__.from_spec("python -m inspector.demo", name="demo", era="legacy")
+    app = make_app(tmp_path, target=legacy, answers=AcceptAsOctocat())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await finished_call(pilot, "get_weather", {"location": "Oslo"})
+        call = screen.timeline.calls[-1]
+        assert [r.kind for r in call.rounds] == ["request", "server-request"]  # the order they began in
+        view = screen.timeline_view
+        await wait_for(pilot, lambda: call.index in view.expanded)  # (unfolded as it ran several rounds)
+        view.ensure_rows()
+        rows = [row for row in view.rows if row.call == call.index]
+        said = [render_row(row, view.timeline, view.expanded, RowLook(160, view.palette(), view.columns)).plain
+                for row in rows]  # fmt: skip
+        lines = [" ".join(line.split()) for line in said[1:]]  # (the times at their ends left out)
+        assert lines[0].startswith("├ ← server request id 1 elicitation/create"), said
+        assert lines[1] == '│ answered name="octocat" (you)', said
+        assert lines[2].startswith(f"└ id {call.rounds[0].request_id} → complete"), said
+
+
+async def test_a_server_that_dies_at_once_has_its_stderr_on_the_panel_as_it_comes(tmp_path: Path) -> None:
+    """A server found dead by the first request, before its stderr was read: the panel's hint pointed at a stderr
+    "above" that was neither above nor on the panel. The panel shows the lines under the hint as they come."""
+    late = asyncio.Event()
+
+    def refuses_then_speaks() -> Peer:
+        # (a memory peer's stderr ends with it: this one refuses the probe, and its stderr comes after the failure)
+        async def run(streams: PeerStreams) -> int:
+            probe = json.loads(await streams.stdin.readline())
+            error = {"code": -32603, "message": "internal error"}
+            await streams.stdout.write(json.dumps({"jsonrpc": "2.0", "id": probe["id"], "error": error}) + "\n")
+            await late.wait()  # (the test lets it go once the failure is on screen)
+            for line in ["Traceback (most recent call last):", "ImportError: no module named foo"]:
+                await streams.stderr.write(line + "\n")
+            await streams.stdin.readline()
+            return 1
+
+        return run
+
+    legacy = DEMO.__class__.from_spec("python -m inspector.demo", name="demo", era="legacy")
+    app = make_app(tmp_path, answers=FixedAnswers(), peer=refuses_then_speaks, target=legacy)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.state == "failed")
+        panel = main_screen(pilot).query_one(ConnectErrorPanel)
+        shown = str(panel.render())
+        assert "the server has written nothing on stderr (yet" in shown
+        late.set()
+        await wait_for(pilot, lambda: "ImportError: no module named foo" in str(panel.render()))
+        shown = str(panel.render())
+        assert "the server's stderr (2 lines):\nTraceback (most recent call last):" in shown
+        assert "nothing on stderr" not in shown
 
 
 async def test_theme_key_cycles_the_inspector_themes(app_factory: AppFactory) -> None:
@@ -458,9 +559,9 @@ def test_server_text_shown_literally(snap_compare: SnapCompare, tmp_path: Path) 
 def test_connect_failure_shows_stderr(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """The header says "✗ failed" in the error colour. In the middle column a red-bordered "connection failed"
     panel reads "could not connect: could not probe the server: the server went away (exit code 1): the peer exited
-    with code 1", "try: see the server's stderr in the console", then "server stderr (2 lines):" with the Traceback
-    and ModuleNotFoundError lines, and "press r to retry..." at the end. The console shows the same two lines and
-    "connection closed"; the timeline holds #1 server/discover, failed."""
+    with code 1", "try: the server's stderr says why it went away", then "the server's stderr (2 lines):" with the
+    Traceback and ModuleNotFoundError lines, and "press r to retry..." at the end. The console shows the same two
+    lines and "connection closed"; the timeline holds #1 server/discover, failed."""
     app = make_app(tmp_path, peer=lambda: peers.crashing(CRASH))
 
     async def steps(pilot: Any) -> None:
@@ -486,8 +587,9 @@ def test_filter_shows_only_errors(snap_compare: SnapCompare, tmp_path: Path) -> 
 
 def test_large_result_folded(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """Call #6 tools/call big_report (about 5 MB) is highlighted; the detail pane shows its params and the start of
-    the result as JSON right away; scrolled to the end, the last line says "⋯ folded after 200 lines of 5.6 MB ·
-    press x to unfold"; the footer offers x unfold, export and edit & resend."""
+    the result right away, by content type (its structured rows as a table); scrolled to the end, the table's rows
+    end at 196 and the last line says "⋯ folded after 200 lines of 5.6 MB · press x to unfold"; the footer offers x
+    unfold, j raw JSON, export and edit & resend."""
 
     async def steps(pilot: Any) -> None:
         screen = await finished_call(pilot, "big_report", {})

@@ -43,7 +43,7 @@ async def test_roots_edit_validate_and_dont_ask_again() -> None:
         {"uri": "file:///srv/project", "name": "project"},
         {"uri": "file:///home/me/notes", "name": "notes"},
     ]
-    assert app.outcomes == [Answer({"roots": sent}, "you"), Answer({"roots": sent}, "roots list")]
+    assert app.outcomes == [Answer({"roots": sent}, "you", "person"), Answer({"roots": sent}, "roots list")]
     assert store.roots == sent
     assert not app.answers.ask_roots
 
@@ -57,7 +57,7 @@ async def test_roots_remove_a_row_and_list_source() -> None:
         await wait_until(pilot, lambda: len(app.screen.query(RootRow)) == 1)
         await pilot.press("ctrl+enter")
         await wait_until(pilot, lambda: bool(app.outcomes))
-    assert app.outcomes == [Answer({"roots": [{"uri": "file:///b"}]}, "you")]
+    assert app.outcomes == [Answer({"roots": [{"uri": "file:///b"}]}, "you", "person")]
     assert live == [{"uri": "file:///b"}]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import peers
 import pytest
-from scripted import Exchange, Json, Script, tool
+from scripted import CACHE, TASKS, Exchange, Handler, Json, Script, complete, tool
 from textual.widgets import Button, Checkbox, Input
 from ui_support import SIZE, burst, connected, make_app, wait_for
 
@@ -67,8 +67,27 @@ class Listener:
         return {"resultType": "complete"}
 
 
-def listen_app(tmp_path: Path, listener: Listener) -> Any:
-    script = Script(tools=[tool("only_tool")], handlers={"subscriptions/listen": listener})
+LISTENS: Json = {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "extensions": {TASKS: {}}}
+"""What the scripted server declares: tools list changes and resource subscriptions (no prompts, no resource list
+changes: the panel offers neither)."""
+
+
+async def no_resources(exchange: Exchange) -> Json:
+    return complete({"resources": [], **CACHE})
+
+
+async def no_templates(exchange: Exchange) -> Json:
+    return complete({"resourceTemplates": [], **CACHE})
+
+
+def listen_app(tmp_path: Path, listener: Listener, capabilities: Json = LISTENS) -> Any:
+    handlers: dict[str, Handler] = {
+        "subscriptions/listen": listener,
+        "resources/list": no_resources,
+        "resources/templates/list": no_templates,
+    }
+    script = Script(tools=[tool("only_tool")], handlers=handlers)
+    script.capabilities = capabilities
     return make_app(tmp_path, peer=script.peer)
 
 
@@ -120,11 +139,9 @@ async def test_filters_become_the_listen_request(tmp_path: Path) -> None:
     app = listen_app(tmp_path, listener)
     async with app.run_test(size=SIZE) as pilot:
         screen, panel = await open_panel(pilot)
-        assert panel.notifications() == {  # nothing picked: every list change
-            "toolsListChanged": True,
-            "promptsListChanged": True,
-            "resourcesListChanged": True,
-        }
+        assert panel.notifications() == {"toolsListChanged": True}  # nothing picked: every list change offered
+        shown = [node.id for node in panel.query("Checkbox, PanelField") if node.display]
+        assert shown == ["listen-tools", "listen-uris", "listen-tasks"]  # what the server declared (and task ids)
         panel.query_one("#listen-uris", Input).value = "demo://report demo://about"
         panel.query_one("#listen-tasks", Input).value = "task-7f3a"
         panel.query_one("#listen-uris", Input).focus()
@@ -173,7 +190,7 @@ async def test_the_fields_show_what_is_typed_and_let_tab_and_escape_out(tmp_path
         uris = panel.query_one("#listen-uris", PanelField)
         tasks = panel.query_one("#listen-tasks", PanelField)
         button = panel.query_one("#listen-start", Button)
-        await pilot.press("tab", "tab", "tab")  # prompts, resources, then the URIs field
+        await pilot.press("tab")  # the URIs field (prompts and resource list changes are not offered: not shown)
         assert app.focused is uris
         burst(app, "demo://el")
         await wait_for(pilot, lambda: uris.value == "demo://el")
@@ -196,6 +213,54 @@ async def test_the_fields_show_what_is_typed_and_let_tab_and_escape_out(tmp_path
         assert uris.value == "demo://el" and isinstance(app.screen, MainScreen)
 
 
+async def test_at_80x24_the_whole_panel_is_on_screen(tmp_path: Path) -> None:
+    """Under the timeline at 80x24 the panel has nine rows: every filter, the listen button and the subscriptions
+    are in it, and its border is whole (it was cut off below the task ids field)."""
+    app = make_app(tmp_path, peer=peers.with_list_changes)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, panel = await open_panel(pilot)
+        panel.query_one("#listen-start", Button).press()
+        listing = panel.query_one(ListenList)
+        await wait_for(pilot, lambda: "listening" in option_text(listing))
+        await pilot.pause()
+        inside = panel.content_region
+        assert panel.region.bottom <= screen.query_one("#body").region.bottom, (panel.region, screen.size)
+        for node in [*panel.query("Checkbox, PanelField"), panel.query_one("#listen-start"), listing]:
+            assert inside.contains_region(node.region) and node.region.height >= 1, (node, node.region, inside)
+
+
+async def test_only_the_subscriptions_the_server_declares_are_offered(tmp_path: Path) -> None:
+    """A server that declares no list changes and no resource subscriptions: the panel offers only task ids (the
+    Tasks extension, negotiated apart); with nothing typed, listen asks for nothing and says so."""
+    bare: Json = {"tools": {}, "extensions": {TASKS: {}}}
+    app = listen_app(tmp_path, Listener([]), capabilities=bare)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        shown = [node.id for node in panel.query("Checkbox, PanelField") if node.display]
+        assert shown == ["listen-tasks"] and panel.notifications() == {}
+        panel.query_one("#listen-start", Button).press()
+        await wait_for(pilot, lambda: "nothing to listen for" in str(panel.border_subtitle))
+        assert not listens(screen)
+        panel.query_one("#listen-tasks", Input).value = "task-7f3a"
+        panel.query_one("#listen-start", Button).press()
+        await wait_for(pilot, lambda: bool(listens(screen)))
+        assert listens(screen)[0].params["notifications"] == {"taskIds": ["task-7f3a"]}
+
+
+async def test_quitting_ends_an_open_subscription_as_the_client(tmp_path: Path) -> None:
+    """The person quit: the subscription was ended by the client, never "by the server" (the demo server answers
+    the listen as its connection closes, which read as the server's graceful end)."""
+    app = make_app(tmp_path, peer=peers.with_list_changes)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel = await open_panel(pilot)
+        panel.query_one("#listen-start", Button).press()
+        await wait_for(pilot, lambda: bool(listens(screen)) and _honoured(listens(screen)[0]))
+        (call,) = listens(screen)
+        await screen.close_session()  # what q does before the app exits
+        assert call.ended and call.listen is not None and call.listen.end == "client-ended"
+        assert call.status_detail == "the client ended the subscription"
+
+
 async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
     app = listen_app(tmp_path, Listener([]))
     async with app.run_test(size=SIZE) as pilot:
@@ -207,16 +272,17 @@ async def test_l_hides_the_panel_again(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_subscriptions_panel_with_events(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """The right column shows the Subscriptions panel where the requestState panel was: the tick boxes tools
-    (ticked), prompts, resources on one line, the URI field holding "demo://report" (its text on its one row),
-    the empty task ids field showing its placeholder, the listen button on a line of its own, then the one
-    subscription, highlighted: "#3 listening", "honours toolsListChanged,
-    resourceSubscriptions · 2 events · listening", "+0.04 s resource updated demo://report", "+0.05 s tools list
-    changed"; the panel's bottom edge says "nothing ticked: every list change". The catalog lists only_tool, and
-    Prompts, Resources and Templates each "· not offered" (the server declared tools only). The timeline: #4
-    tools/list on top (the tools list change listed the catalog again), then #3 subscriptions/listen, pending,
-    highlighted, whose detail shows its subscription section (what it honours and asked, its id 3) and its two
-    events with their times, then its params."""
+    """The right column shows the Subscriptions panel where the requestState panel was, one row a filter and no
+    blank rows between: the tick box tools (ticked; prompts and resource list changes are not shown: the server
+    does not declare them), the URI field holding "demo://report" (its text on its one row), the empty task ids
+    field showing its placeholder, the listen button on a line of its own, then the one subscription,
+    highlighted: "#5 listening", "honours toolsListChanged, resourceSubscriptions · 2 events · listening",
+    "+0.04 s resource updated demo://report", "+0.05 s tools list changed"; the panel's bottom edge says
+    "nothing ticked: every list change". The catalog lists only_tool, "Prompts · not offered", "Resources 0" and
+    "Templates 0" (the server declared tools and resource subscriptions). The timeline: #6 tools/list on top (the
+    tools list change listed the catalog again), then #5 subscriptions/listen, pending, highlighted, whose detail
+    shows its subscription section (what it honours and asked, its id 5) and its two events with their times, then
+    its params."""
     listener = Listener([UPDATED, TOOLS_CHANGED])
 
     async def steps(pilot: Any) -> None:

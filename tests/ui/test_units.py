@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.style import Style
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session import records
@@ -18,7 +19,7 @@ from inspector.ui.screens.pane_layout import PaneLayout, Panes
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.request_state import echo_line, looks_like
-from inspector.ui.widgets.timeline_rows import Row, build_rows
+from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, RowLook, build_rows, render_row
 
 
 def test_clean_makes_escape_sequences_and_controls_visible() -> None:
@@ -157,6 +158,16 @@ def test_rows_newest_first_and_filter_terms() -> None:
     assert build_rows(timeline, set(), CallFilter("status:error")) == []
     assert len(build_rows(timeline, set(), CallFilter("method:tools/call name:add"))) == 10
     assert build_rows(timeline, set(), CallFilter("nothing-matches")) == []
+
+
+def test_a_row_whose_detail_line_is_gone_draws_blank() -> None:
+    """The timeline widget's rows are built from the timeline as it last heard of it, and the timeline changes first
+    (a legacy round's answer line goes once the call's task exists): a row for a detail line that is gone draws
+    blank until the rows are rebuilt, never an IndexError in a repaint (it crashed the app)."""
+    timeline = recorded_timeline(5)
+    look = RowLook(80, {name: Style() for name in STYLE_NAMES})
+    for gone in (Row(5, 1, 3), Row(5, 0, 4)):  # a line under round 1, a line under the call itself
+        assert render_row(gone, timeline, {5}, look).plain == " " * 80
 
 
 def test_the_panes_follow_the_size_and_a_toggle_holds_until_a_threshold_is_crossed() -> None:

@@ -50,7 +50,7 @@ class FixedAnswers:
         self.asked.append(key)
         if key not in self.by_key:
             raise NoAnswer(f"no test answer for {key!r}")
-        return Answer(self.by_key[key], "you")
+        return Answer(self.by_key[key], "you", "person")
 
 
 def memory_session(
@@ -161,8 +161,9 @@ def detail_shows_now(screen: MainScreen) -> bool:
     screen queues when the call changes has run (it is drawn again later, not as the call changes)."""
     if screen.selected is None:
         return False
-    shown = selection(screen.timeline, *screen.selected, unfold=screen.shown.unfold)
-    return shown is not None and screen.query_one(DetailView).document == shown.document
+    detail = screen.query_one(DetailView)
+    shown = selection(screen.timeline, *screen.selected, unfold=screen.shown.unfold, view=detail.view)
+    return shown is not None and detail.document == shown.document
 
 
 NAMED_KEYS: Final = {"enter": "\r", "tab": "\t", "shift+tab": None, "escape": "\x1b", "ctrl+u": "\x15", "ctrl+j": "\n"}

@@ -4,7 +4,6 @@ MCP traffic, each bounded by the login's exchange timeout, and each told to the 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -38,7 +37,7 @@ class LoginExchanges:
     ) -> httpx.Response:
         """Send ``request`` (read whole) and tell ``narrator`` of it; no answer at all raises ``ExchangeFailed``
         (``carried``: a secret the answer brings where no field name says so, like the code in a redirect)."""
-        started = time.monotonic()
+        started = narrator.clock()  # (the clock the exchange's time is read on: the transport's)
         try:
             response = await self.client().send(request)
         except httpx.HTTPError as exc:

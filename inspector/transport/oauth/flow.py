@@ -11,7 +11,6 @@ unread, so an SSE stream reaches the transport untouched.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
@@ -130,7 +129,7 @@ class FlowRun:
         plain = self._exchanges.request(
             outgoing.method, str(outgoing.url), headers=list(outgoing.headers.multi_items()), content=content
         )
-        started = time.monotonic()
+        started = self._narrator.clock()  # (the clock the exchange's time is read on: the transport's)
         try:
             response = await self._client.send(plain, stream=True)
             try:

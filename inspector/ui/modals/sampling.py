@@ -15,8 +15,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
-from inspector.answers.stub_model import SOURCE as STUB_SOURCE
-from inspector.answers.stub_model import StubModel
 from inspector.protocol.json_values import json_int
 from inspector.protocol.methods import SAMPLING
 from inspector.ui.keys import Key, bindings
@@ -38,11 +36,12 @@ STOP_REASONS: Final = ("endTurn", "stopSequence", "maxTokens")
 
 @dataclass(frozen=True, slots=True)
 class SamplingReply:
-    """What the sampling dialog returns: the CreateMessageResult, who wrote it, and "stub from now on"."""
+    """What the sampling dialog returns: the CreateMessageResult the person wrote, or the stub model to write it,
+    and "stub from now on"."""
 
-    response: InputResponse
-    source: str
-    """``"you"`` or ``"stub model"``."""
+    response: InputResponse | None
+    """None: the person handed the question to the stub model, which writes the reply once the dialog has closed,
+    so that its time is the model's, told apart from the person's reading (``InteractiveAnswers``)."""
     always_stub: bool
     """The user ticked "answer every sampling request with the stub model"."""
 
@@ -70,10 +69,9 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
         Key("s,ctrl+t", "stub", "stub model", "Answer with the stub model (ctrl+t also works while typing the reply)"),
     )
 
-    def __init__(self, params: Mapping[str, Any], asked: AskedFor, *, stub: StubModel | None = None) -> None:
+    def __init__(self, params: Mapping[str, Any], asked: AskedFor) -> None:
         super().__init__(SAMPLING, asked)
         self.params = params
-        self.stub = stub or StubModel()
         max_tokens = params.get("maxTokens")
         self.max_tokens = json_int(max_tokens)
 
@@ -139,8 +137,8 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
         response, problem = self.reply()
         self.query_one("#sampling-error", Static).update(problem)
         if response is not None:
-            self.dismiss(SamplingReply(response, "you", self.always_stub))
+            self.dismiss(SamplingReply(response, self.always_stub))
 
     def action_stub(self) -> None:
-        """Answer with the stub model's reply."""
-        self.dismiss(SamplingReply(self.stub.reply(self.params), STUB_SOURCE, self.always_stub))
+        """Hand the question to the stub model."""
+        self.dismiss(SamplingReply(None, self.always_stub))

@@ -58,6 +58,10 @@ class DetailShow:
 
     def _again(self) -> None:
         self._queued = False
+        self.rebuilt()
+
+    def rebuilt(self) -> None:
+        """Build what is shown again (the call changed, or the pane's view did: ``j``, ``m``), where it was."""
         if self.selected is not None:
             self.show(*self.selected, keep_scroll=True)
 
@@ -69,7 +73,7 @@ class DetailShow:
 
     def show(self, call_index: int, round_index: int, *, keep_scroll: bool = False) -> None:
         """Show ``(call, round)`` (round 0: the call)."""
-        shown = selection(self.timeline(), call_index, round_index, unfold=self.unfold)
+        shown = selection(self.timeline(), call_index, round_index, unfold=self.unfold, view=self.detail.view)
         if shown is None:
             return
         self.selected = (call_index, round_index)

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from inspector.ui.keys import Key, bindings
 from inspector.ui.modals.dialog import Dialog
+from inspector.ui.safe_text import safe
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -38,6 +39,7 @@ class HelpScreen(Dialog[None]):
     DEFAULT_CSS = """
     HelpScreen > .dialog { width: 110; max-width: 96%; border: round $primary; }
     HelpScreen #help-intro, HelpScreen .help-later { color: $text-muted; height: auto; }
+    HelpScreen #help-recording { height: auto; margin-top: 1; }
     HelpScreen .help-later { margin-top: 1; }
     HelpScreen #help-keys { height: auto; max-height: 80vh; }
     HelpScreen #help-keys:focus { border-left: outer $accent; }
@@ -51,10 +53,12 @@ class HelpScreen(Dialog[None]):
 
     FIRST_FOCUS = "#help-keys"
 
-    def __init__(self, keys: list[KeyInfo]) -> None:
+    def __init__(self, keys: list[KeyInfo], recording: str | None = None) -> None:
         super().__init__()
         self.keys = keys
         """The keys listed: those available now (the same list the command palette offers), then the others."""
+        self.recording = recording
+        """Where the session records, in full (the header shortens it to fit; None: it does not record)."""
 
     def box_title(self) -> str:
         return "help"
@@ -67,6 +71,8 @@ class HelpScreen(Dialog[None]):
             id="help-intro",
             markup=False,
         )
+        if self.recording:
+            yield Static(safe(f"This session records to {self.recording}"), id="help-recording")
         with VerticalScroll(id="help-keys", can_focus=True):
             yield Static(key_table(now), id="help-now")
             if later:

@@ -20,7 +20,7 @@ from inspector.ui.interactive_answers import calling
 from inspector.ui.resend import SwitchableAnswers
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Callable
     from pathlib import Path
 
     from inspector.answers.base import AnswerSource
@@ -109,21 +109,22 @@ class LiveSession:
         era = self._session().timeline.era
         return era is not None and era.era == "legacy"
 
-    async def call(self, request: CallRequest) -> None:
+    async def call(self, request: CallRequest, started: Callable[[int], object] | None = None) -> None:
         """Make one call, answered by the request's answers if given (a resend's edited answers), else
-        interactively; the modals it opens are titled with it. A resend is recorded as one, so replay shows it."""
+        interactively; the modals it opens are titled with it. A resend is recorded as one, so replay shows it.
+        ``started`` is told the call's number before anything of it is sent."""
         session = self._session()
         kind, name, arguments, resends = request.kind, request.name, request.arguments, request.resend_of
         method = {"tools": "tools/call", "prompts": "prompts/get"}.get(kind, "resources/read")
         with calling(f"{method} {name}"), self.switch.using(request.answers):
             if kind == "tools":
-                await session.call_tool(
-                    name, arguments, capabilities=None if self.tasks else self.no_tasks, resends=resends
-                )
+                capabilities = None if self.tasks else self.no_tasks
+                await session.call_tool(name, arguments, capabilities=capabilities, resends=resends, started=started)
             elif kind == "prompts":
-                await session.get_prompt(name, {k: str(v) for k, v in (arguments or {}).items()}, resends=resends)
+                texts = {k: str(v) for k, v in (arguments or {}).items()}
+                await session.get_prompt(name, texts, resends=resends, started=started)
             else:
-                await session.read_resource(name, resends=resends)
+                await session.read_resource(name, resends=resends, started=started)
 
     no_tasks: JsonObject = client_capabilities(tasks=False)
     """What a call declares with the tasks toggle off."""

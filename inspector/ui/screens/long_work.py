@@ -7,7 +7,9 @@ screen's workers. It is no widget: it draws nothing itself.
 
 A cancel leaves at once: the row says "cancelling" from the key on, and the cancel is handed to the transport
 before the key's action returns (``notifications/cancelled``, an HTTP stream closed, or ``tasks/cancel`` for a
-task, even while one of its polls waits for its reply), with nothing slow awaited before it.
+task, even while one of its polls waits for its reply), with nothing slow awaited before it. A ``k`` pressed right
+after a call was sent, before its row is highlighted, is for that call (``sent_calls``): never dropped, never
+turned on the call highlighted before.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.widgets import Checkbox
 
 from inspector.protocol.methods import SUBSCRIPTION_METHODS, CatalogKind
 from inspector.session.eager import start_now
+from inspector.ui.screens.sent_calls import SentCall, SentCalls
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -55,8 +58,9 @@ class LongWork:
         self.screen = screen
         self.live = live
         self.view, self.panel, self.catalog = view, panel, catalog
-        keys.cancel = self.cancel
-        keys.cancelling = view.work.cancelling  # (one set: the rows and the keys say the same)
+        keys.cancels = self
+        self.sent = SentCalls()
+        """The calls the screen sent, while they run (and the one ``k`` is for before its row is highlighted)."""
         self._cancels: set[asyncio.Future[None]] = set()
         self.stops: dict[int, asyncio.Event] = {}
         """What ends each subscription call the panel started, by call."""
@@ -64,6 +68,54 @@ class LongWork:
         self._seen: dict[int, int] = {}
 
     # ------------------------------------------------------------------------------------------------ cancel
+    def offered(self, highlighted: Call | None) -> bool:
+        """Whether ``k`` cancels something now: the call just sent, before its row is highlighted (see
+        ``sent_calls``), else the highlighted call; not a call that has ended or is being cancelled already."""
+        sent = self.sent.waiting()
+        if sent is None:
+            return highlighted is not None and self._cancellable(highlighted)
+        if sent.index is None:
+            return not sent.cancel_asked
+        call = self._call(sent.index)
+        return call is not None and self._cancellable(call)
+
+    def pressed(self, highlighted: Call | None) -> None:
+        """``k``, as the app reads the key: cancel the call just sent (as it starts, when the session has not
+        started it yet), else the highlighted call."""
+        sent = self.sent.waiting()
+        if sent is None:
+            if highlighted is not None and self._cancellable(highlighted):
+                self.cancel(highlighted)
+        elif sent.index is None:
+            if not sent.cancel_asked:
+                sent.cancel_asked = True
+                self.screen.notify("cancel asked: the call just sent stops before anything of it is sent", timeout=3)
+        else:
+            call = self._call(sent.index)
+            if call is not None and self._cancellable(call):
+                self.cancel(call)
+
+    def started(self, sent: SentCall, index: int) -> None:
+        """The session started ``sent`` as call ``index``, before anything of it is sent. A ``k`` pressed before
+        this is applied now: the session sends nothing of the call, which ends cancelled."""
+        sent.index = index
+        if sent.cancel_asked and self.live.session is not None:
+            self.view.cancelling(index)
+            held = start_now(self._hold_back(index))
+            self._cancels.add(held)
+            held.add_done_callback(self._cancels.discard)
+
+    async def _hold_back(self, call: int) -> None:
+        await self.live.cancel(call)  # (nothing of it on the wire yet: the session sends none of it)
+
+    def _call(self, index: int) -> Call | None:
+        session = self.live.session
+        return session.timeline.call(index) if session is not None else None
+
+    def _cancellable(self, call: Call) -> bool:
+        # A call being cancelled already waits for the server to stop: k again would do nothing.
+        return call.in_flight and call.status != "cancelling" and call.index not in self.view.work.cancelling
+
     def cancel(self, call: Call) -> None:
         """``k`` on a call in flight, as the app reads the key: its row says "cancelling" from now on, and the
         cancel is handed to the transport before this returns, with nothing awaited before it (no Textual message
@@ -83,8 +135,11 @@ class LongWork:
 
     async def _cancel(self, call: int) -> None:
         if not await self.live.cancel(call):
-            # Nothing of the call was on the wire (between rounds, an answer awaited): the worker driving it stops.
-            self.screen.workers.cancel_group(self.screen, "call")
+            # Nothing of the call was on the wire (between rounds, an answer awaited): the worker driving it stops,
+            # and only that one (the other calls in flight run on).
+            worker = self.sent.worker_of(call)
+            if worker is not None:
+                worker.cancel()
 
     def act(self, what: str, instead: Widget, timeline: Timeline) -> None:
         """A key of the screen: ``panel`` shows the subscriptions panel where ``instead`` was, or hides it;
@@ -166,7 +221,8 @@ class LongWork:
     def show(self, timeline: Timeline) -> None:
         """Show every subscription of the session on the panel."""
         calls = [call for call in timeline.calls if call.method in SUBSCRIPTION_METHODS]
-        self.panel.show(calls, legacy=self.live.session is not None and self.live.legacy)
+        legacy = self.live.session is not None and self.live.legacy
+        self.panel.show(calls, legacy=legacy, capabilities=timeline.server_capabilities)
 
     async def _relist(self, kinds: list[CatalogKind]) -> None:
         for kind in kinds:

@@ -13,6 +13,7 @@ and every key that would send says so.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from textual import on, work
@@ -60,9 +61,11 @@ from inspector.ui.widgets.timeline_view import TimelineView
 if TYPE_CHECKING:
     from textual import events
     from textual.app import ComposeResult
+    from textual.worker import Worker
 
     from inspector.answers.base import AnswerSource
     from inspector.targets.target import Target
+    from inspector.ui.screens.sent_calls import SentCall
     from inspector.ui.session_port import SessionPort
 
 
@@ -287,9 +290,13 @@ class MainScreen(Screen[None]):
         self.failure = error
         self.state = "failed"
         self._header()
+        self._show_failure(error)
+        self.refresh_bindings()
+
+    def _show_failure(self, error: BaseException) -> None:
+        """The failure on its panel, with the server's stderr as far as it has come."""
         stderr = [line.text for line in self.timeline.console if line.source == "stderr"]
         self.query_one(ConnectErrorPanel).show_failure(error, stderr)
-        self.refresh_bindings()
 
     def _send_composed(self, request: CallRequest) -> None:
         """A call composed in a dialog (or chosen in the catalog): the drawer closes, the call is what to watch now.
@@ -300,20 +307,33 @@ class MainScreen(Screen[None]):
             self._lay_out(self.layout_panes.toggle("catalog"))
         self.run_call(request)
 
+    def run_call(self, request: CallRequest) -> Worker[None]:
+        """Make one call, in a worker of its own (``_call``). Until the call's row is highlighted, ``k`` is for it
+        (``LongWork.sent``): a cancel pressed right after Enter is never turned on the call highlighted before."""
+        sent = self.work.sent.sent() if self.work is not None else None
+        worker = self._call(request, sent)
+        if sent is not None:
+            sent.worker = worker
+        return worker
+
     @work(exclusive=False, group="call")
-    async def run_call(self, request: CallRequest) -> None:
-        """Make one call; the session drives its rounds and asks the answers source (the request's, for a resend
-        with edited answers) for input. A resend is shown next to the call it resent. Calls run side by side (a
-        worker each): a new call never cancels one in flight, such as a task being followed; `k` cancels one."""
-        if self.live is None or self.live.session is None:
-            return
-        if request.resend_of is None:
-            self.timeline_view.cursor = 0
+    async def _call(self, request: CallRequest, sent: SentCall | None) -> None:
+        """The session drives the call's rounds and asks the answers source (the request's, for a resend with
+        edited answers) for input. A resend is shown next to the call it resent. Calls run side by side (a worker
+        each): a new call never cancels one in flight, such as a task being followed; `k` cancels one."""
+        long_work = self.work
         try:
-            await self.live.call(request)
+            if self.live is None or self.live.session is None:
+                return
+            if request.resend_of is None:
+                self.timeline_view.cursor = 0
+            started = partial(long_work.started, sent) if long_work is not None and sent is not None else None
+            await self.live.call(request, started)
         finally:
             if isinstance(self.answers, InteractiveAnswers):
                 self.answers.release_between()  # the call ended before asking the question the keys waited for
+            if long_work is not None and sent is not None:
+                long_work.sent.finished(sent)
 
     async def close_session(self) -> None:
         """Stop listening and close the session (bounded)."""
@@ -349,8 +369,15 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------------------------------------ timeline
     # The bridge posts to the timeline widget, which redraws itself from them; the messages then bubble up here.
     def on_call_was_started(self, message: CallWasStarted) -> None:
+        index = message.call.index
         if message.call.resends is not None and self.walk is None:
-            self.timeline_view.show_resend(message.call.index)
+            self.timeline_view.show_resend(index)
+        elif self.work is not None and self.work.sent.ours(index):
+            self.timeline_view.select_call(index)  # the call just sent is what to watch now
+        if self.work is not None and self.work.sent.ours(index):
+            current = self.timeline_view.current
+            if current is None or current.call != index:
+                self.work.sent.not_shown(index)  # (the filter leaves it out: k is for the highlighted call again)
 
     @on(RoundWasStarted)
     @on(RoundWasUpdated)
@@ -366,6 +393,10 @@ class MainScreen(Screen[None]):
     def on_console_was_appended(self, message: ConsoleWasAppended) -> None:
         if self.walk is None:  # a recording's console is written by its walk, in record order
             self.query_one(Console).append(message.line)
+        if self.state == "failed" and self.failure is not None and message.line.source == "stderr":
+            # A server that dies at once is found dead by the first request, before its stderr has been read:
+            # the panel shows the lines as they come, where its hint says they are.
+            self._show_failure(self.failure)
 
     def on_session_was_changed(self, message: SessionWasChanged) -> None:
         if not message.timeline.connected and self.state == "connected":
@@ -375,10 +406,22 @@ class MainScreen(Screen[None]):
     @on(TimelineView.Highlighted)
     def _highlighted(self, event: TimelineView.Highlighted) -> None:
         self.shown.highlighted(event.call, event.round)
+        if self.work is not None:
+            self.work.sent.highlighted(event.call)  # (k is for the highlighted call from now on)
 
     @on(DetailView.UnfoldRequested)
     def _unfold_requested(self) -> None:
         self.shown.unfolded()
+
+    @on(DetailView.ViewChanged)
+    def _view_changed(self) -> None:
+        self.shown.rebuilt()  # (j or m: the result by content type or as JSON, markdown rendered or not)
+
+    @on(DetailView.ReadRequested)
+    def _read_link(self, event: DetailView.ReadRequested) -> None:
+        """A resource link's key: read it, as a call of its own (the timeline highlights it)."""
+        if self._can_send("the link cannot be read"):
+            self._send_composed(CallRequest("resources", event.uri, None))
 
     @property
     def selected(self) -> tuple[int, int] | None:

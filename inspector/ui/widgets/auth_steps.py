@@ -9,14 +9,17 @@ sanitizer into ``Text`` (never markup).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from inspector.answers.base import YOU
 from inspector.headless.auth_render import OUTCOME_MARK, title
+from inspector.headless.time_words import duration
+from inspector.session.time_split import consent_waits
 from inspector.ui.safe_text import clean, one_line
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ def exchange_text(step: AuthStep) -> str:
     if http is None:
         return ""
     answer = str(http.status) if http.status is not None else f"no answer ({http.error or 'none'})"
-    took = f" {http.elapsed_ms:.0f} ms" if http.elapsed_ms is not None else ""
+    took = f" {duration(http.elapsed_ms)}" if http.elapsed_ms is not None else ""
     return f"{http.method} {http.url} → {answer}{took}"
 
 
@@ -52,10 +55,11 @@ def _plain_answer(step: AuthStep) -> bool:
     return step.http is not None and (step.what in ("", "found") or step.what.startswith("HTTP "))
 
 
-def step_text(step: AuthStep, palette: Palette, *, follows: bool = False) -> Text:
+def step_text(step: AuthStep, palette: Palette, *, follows: bool = False, person_ms: float | None = None) -> Text:
     """One step for the login screen. An exchange: its mark and name, the request's method and URL, the status and
     the time. A decision: what was decided, on the line of its name, or (``follows``: it judges the exchange just
-    above, of the same step) indented under it. Then why, and what to try."""
+    above, of the same step) indented under it; a wait for the person that is over, with their time
+    (``person_ms``). Then why, and what to try."""
     style = palette.get(step.outcome, palette["failed"])
     mark = OUTCOME_MARK.get(step.outcome, "?")
     indent = "      " if follows else "    "
@@ -72,6 +76,8 @@ def step_text(step: AuthStep, palette: Palette, *, follows: bool = False) -> Tex
             text.append(clean(step.what, keep_newlines=False))
     else:
         text.append(clean(step.what, keep_newlines=False))
+    if person_ms is not None:
+        text.append(f" · {YOU} {duration(person_ms)}", style=palette["waiting"])
     if step.why:
         text.append(f"\n{indent}because ", style=palette["dim"])
         text.append(clean(step.why, keep_newlines=False), style=palette["dim"])
@@ -86,6 +92,7 @@ def steps_text(timeline: Timeline, palette: Palette) -> Text:
     text = Text()
     current: object = ...
     before: AuthStep | None = None
+    person = {id(wait.step): wait.ms for wait in consent_waits(timeline.auth, None)}
     for step in timeline.auth:
         if step.call_index != current:
             current, before = step.call_index, None
@@ -96,7 +103,7 @@ def steps_text(timeline: Timeline, palette: Palette) -> Text:
             text.append(one_line(heading, 200), style=palette["label"])
         follows = before is not None and before.http is not None and step.http is None and before.step == step.step
         text.append("\n")
-        text.append_text(step_text(step, palette, follows=follows))
+        text.append_text(step_text(step, palette, follows=follows, person_ms=person.get(id(step))))
         before = step
     return text
 
@@ -112,31 +119,40 @@ def row_line(step: AuthStep) -> tuple[str, str]:
     return DETAIL_STYLE.get(step.outcome, "error"), line
 
 
-def rows_of(steps: Iterable[AuthStep]) -> list[tuple[str, str]]:
-    """The timeline rows of some steps: the challenge that started the login, each exchange, and every decision
+def rows_of(steps: Iterable[AuthStep], person: Mapping[int, float] | None = None) -> list[tuple[str, str]]:
+    """The timeline rows of some steps: the challenge that started the login, each exchange, the wait for the
+    person in the browser (with their time once it is over: ``person``, by the step's ``id``), and every decision
     that failed (with what to try); the decisions that went well are on the login screen (``a``)."""
     rows: list[tuple[str, str]] = []
     for step in steps:
-        if step.http is None and step.outcome not in FAILED and step.step != "challenge":
+        shown = step.http is not None or step.outcome in FAILED or step.outcome == "waiting"
+        if not shown and step.step != "challenge":
             continue
-        rows.append(row_line(step))
+        style, line = row_line(step)
+        waited = person.get(id(step)) if person else None
+        rows.append((style, line if waited is None else f"{line} · {YOU} {duration(waited)}"))
         if step.hint and step.outcome in FAILED:
             rows.append(("error", f"{KEY}   try: {step.hint}"))
     return rows
+
+
+def _person(call: Call) -> dict[int, float]:
+    """The person's time in the browser of each wait of the call's logins that is over, by its step's ``id``."""
+    return {id(wait.step): wait.ms for wait in consent_waits(call.auth, call.finished_at)}
 
 
 def round_rows(call: Call, round_: Round) -> list[tuple[str, str]]:
     """The login rows under a round: the steps of the login its request needed."""
     if not call.auth:
         return []
-    return rows_of(s for s in call.auth if s.round_index == round_.index)
+    return rows_of((s for s in call.auth if s.round_index == round_.index), _person(call))
 
 
 def call_rows(call: Call) -> list[tuple[str, str]]:
     """The login rows of a call that belong to none of its rounds (a refresh before its first request left)."""
     if not call.auth:
         return []
-    return rows_of(s for s in call.auth if s.round_index is None)
+    return rows_of((s for s in call.auth if s.round_index is None), _person(call))
 
 
 _CSS_COLOURS: Final = """

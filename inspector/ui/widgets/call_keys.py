@@ -9,14 +9,16 @@ nothing now (cancel on a call that has ended or is being cancelled, resend on a 
 with no requestState shown), so that neither the footer nor the help offers it.
 
 Cancel is the one key that does not post: a message would wait behind every timeline message queued on its way up
-(a call sending progress queues hundreds), and the cancel must leave at once. The screen hands the keys the
-function to call instead (``cancel``), and ``k`` acts as the app reads it (a priority key).
+(a call sending progress queues hundreds), and the cancel must leave at once. The screen hands the keys what acts
+on it instead (``cancels``, the main screen's long work), and ``k`` acts as the app reads it (a priority key). That
+also decides which call ``k`` is for: right after a call was sent, before its row is highlighted, the call just
+sent, not the row highlighted before it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -27,12 +29,22 @@ from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings, typing
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from textual.widget import Widget
 
     from inspector.session.timeline import Call, RequestState
     from inspector.ui.key_hold import Hold
+
+
+class CancelKey(Protocol):
+    """What ``k`` acts through (the main screen's ``LongWork``): whether it cancels something now, and the cancel."""
+
+    def offered(self, highlighted: Call | None) -> bool:
+        """Whether ``k`` would cancel a call now (``highlighted``: the call the keys point at)."""
+        ...
+
+    def pressed(self, highlighted: Call | None) -> None:
+        """``k`` was pressed: cancel the call it is for, at once."""
+        ...
 
 
 @dataclass
@@ -100,10 +112,8 @@ class CallKeys(Vertical):
         """A live session is behind the timeline (False in a replay, or before the session is built)."""
         self.state: RequestState | None = None
         """The requestState shown for the highlighted call or round (``c`` copies it)."""
-        self.cancel: Callable[[Call], None] | None = None
-        """What ``k`` calls, at once (see the module docstring); None: it posts ``CancelRequested``."""
-        self.cancelling: set[int] = set()
-        """Calls the user cancelled that have not ended yet (``k`` is not offered on them again)."""
+        self.cancels: CancelKey | None = None
+        """What ``k`` acts through, at once (see the module docstring); None: it posts ``CancelRequested``."""
 
     def point_at(self, call: Call | None, round_: int = 0, state: RequestState | None = None) -> None:
         """What is highlighted now, and the requestState shown for it; the footer is redrawn for it."""
@@ -120,9 +130,12 @@ class CallKeys(Vertical):
             # In a replay the key stays, so that pressing it says the recording is read-only.
             return call is not None and (not self.live or call.method in INPUT_REQUIRED_METHODS)
         if action == "cancel_call":
+            if not self.live:
+                return False
+            if self.cancels is not None:
+                return self.cancels.offered(call)
             # A call being cancelled already waits for the server to stop: pressing k again would do nothing.
-            cancelled = call is not None and (call.status == "cancelling" or call.index in self.cancelling)
-            return self.live and call is not None and call.in_flight and not cancelled
+            return call is not None and call.in_flight and call.status != "cancelling"
         if action == "copy_state":
             return self.state is not None
         return True
@@ -138,12 +151,11 @@ class CallKeys(Vertical):
             self.post_message(self.ResendRequested(self.call, self.round, hold_keys(self.app)))
 
     def action_cancel_call(self) -> None:
-        if self.call is not None and self.call.in_flight:
-            if self.cancel is not None:
-                self.cancel(self.call)
-            else:
-                self.post_message(self.CancelRequested(self.call))
-            self.refresh_bindings()
+        if self.cancels is not None:
+            self.cancels.pressed(self.call)
+        elif self.call is not None and self.call.in_flight:
+            self.post_message(self.CancelRequested(self.call))
+        self.refresh_bindings()
 
     def action_copy_state(self) -> None:
         if self.state is not None:

@@ -3,18 +3,24 @@
 Long lines wrap at the pane's edge (``w`` turns wrapping off, for JSON best read unbroken, and the pane scrolls
 sideways instead); nothing is cut. Only visible lines are highlighted and rendered, so an unfolded 5 MB result
 scrolls as fast as a small one: the wrap map costs one pass over the line lengths, made again only when the document
-or the width changes.
+or the width changes. A markdown text is laid out at the pane's width when the map is made (``markdown_lines``,
+cached by text and width).
+
+A call's result is shown by content type; ``j`` switches to its raw JSON and back, ``m`` markdown to its source and
+back (the pane keeps the choice, as it keeps ``w``, and asks the screen to build the document again), and ``1``-``9``
+read the result's resource links (the screen sends the ``resources/read``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -23,13 +29,15 @@ from textual.strip import Strip
 
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import clean
+from inspector.ui.widgets.content_blocks import LINK_KEYS, ResultView
 from inspector.ui.widgets.document import Document
+from inspector.ui.widgets.markdown_lines import MarkdownLines
 from inspector.ui.widgets.wrapping import continuation_indent, wrap_points
 
 if TYPE_CHECKING:
     from rich.style import Style
 
-    from inspector.ui.widgets.document import LineKind
+    from inspector.ui.widgets.document import LineKind, Span
 
 MAX_LINE: Final = 20_000
 """A longer line is shown up to here, then says how many characters it has more (press x for the raw text)."""
@@ -37,8 +45,14 @@ JSON_TOKEN: Final = re.compile(
     r'(?P<key>"(?:[^"\\]|\\.)*")(?=\s*:)|(?P<string>"(?:[^"\\]|\\.)*"?)|(?P<number>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)'
     r"|(?P<literal>\btrue\b|\bfalse\b|\bnull\b)|(?P<punctuation>[{}\[\],:])"
 )
-KINDS: Final = ("heading", "text", "dim", "error", "finding", "fold")
+KINDS: Final = ("heading", "text", "dim", "error", "finding", "fold", "label")
 JSON_PARTS: Final = ("key", "string", "number", "literal", "punctuation")
+LINK_GROUP: Final = Binding.Group("read link")
+"""The footer's one item for the link keys ("1 2 read link")."""
+NARROWEST: Final = 20
+"""Markdown is laid out at least this wide (a pane not laid out yet has no width)."""
+RENDERED_KEPT: Final = 8
+"""Markdown texts laid out and kept (by text and width), so a redraw of the same call lays out nothing again."""
 
 
 def highlight_json(line: str, styles: dict[str, Style]) -> Text:
@@ -54,11 +68,27 @@ def highlight_json(line: str, styles: dict[str, Style]) -> Text:
 class DetailView(ScrollView, can_focus=True):
     """Shows one Document; ``x`` unfolds large sections (the screen rebuilds the document unfolded)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = bindings(
-        "detail",
-        Key("x", "unfold", "unfold", "Show a folded (large) section in full"),
-        Key("w", "toggle_wrap", "wrap", "Wrap long lines at the edge, or not (the pane then scrolls sideways)"),
-    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *bindings(
+            "detail",
+            Key("x", "unfold", "unfold", "Show a folded (large) section in full"),
+            Key("w", "toggle_wrap", "wrap", "Wrap long lines at the edge, or not (the pane then scrolls sideways)"),
+            Key("j", "view_json(True)", "raw JSON", "Show the result as its raw JSON"),
+            Key("j", "view_json(False)", "by type", "Show the result by content type: text, markdown, images, links"),
+            Key("m", "view_markdown(True)", "md source", "Show each markdown text as its source"),
+            Key("m", "view_markdown(False)", "md rendered", "Render each markdown text"),
+        ),
+        *(
+            replace(binding, group=LINK_GROUP) if isinstance(binding, Binding) else binding
+            for binding in bindings(
+                "detail",
+                *(
+                    Key(str(n), f"read_link({n})", "read link", f"Read the result's resource link {n} (resources/read)")
+                    for n in range(1, LINK_KEYS + 1)
+                ),
+            )
+        ),
+    ]
 
     KEYS_WHERE: ClassVar[str] = "detail pane"
     """What the help screen names as where these keys work."""
@@ -73,6 +103,7 @@ class DetailView(ScrollView, can_focus=True):
     DetailView > .detail--error { color: $timeline-error; }
     DetailView > .detail--finding { color: $timeline-finding; }
     DetailView > .detail--fold { color: $accent; text-style: italic; }
+    DetailView > .detail--label { color: $secondary; text-style: bold; }
     DetailView > .json--key { color: $json-key; }
     DetailView > .json--string { color: $json-string; }
     DetailView > .json--number { color: $json-number; }
@@ -87,12 +118,19 @@ class DetailView(ScrollView, can_focus=True):
         """Whether the shown document was built unfolded (the screen reads it when rebuilding)."""
         self.wrap = True
         """Long lines wrap at the edge (``w``); off, the pane scrolls sideways."""
+        self.view = ResultView()
+        """A result by content type or as its raw JSON (``j``), markdown rendered or as its source (``m``)."""
+        self.shown: list[tuple[LineKind, str, tuple[Span, ...] | None]] = []
+        """The document's lines as laid out: its markdown rendered at the width, a styled line with its parts."""
         self.rows: list[tuple[int, int, int]] = []
-        """The visual lines: (document line, start, end) of each, in order."""
+        """The visual lines: (shown line, start, end) of each, in order."""
         self._styles: dict[str, Style] | None = None
         self._cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(512)
         self._generation = 0
         self._laid_out_for = -1
+        self._markdown = MarkdownLines()
+        self._rendered: dict[tuple[str, int], list[tuple[LineKind, str, tuple[Span, ...] | None]]] = {}
+        self._has_markdown = False
 
     def show(self, document: Document, *, keep_scroll: bool = False) -> None:
         """Replace the document."""
@@ -107,8 +145,9 @@ class DetailView(ScrollView, can_focus=True):
         """The visual lines for the document at the pane's width (one per document line when not wrapping)."""
         self._generation += 1
         width = self.scrollable_content_region.width
-        self._laid_out_for = width if self.wrap else -1
-        lines = [line[:MAX_LINE] for _, line in self.document.lines]
+        self._laid_out_for = width
+        self.shown = self._lay_out_markdown(width)
+        lines = [line[:MAX_LINE] for _, line, _ in self.shown]
         if not self.wrap or width <= 0:
             cleaned = [clean(line) for line in lines]
             self.rows = [(index, 0, len(line)) for index, line in enumerate(cleaned)]
@@ -123,8 +162,37 @@ class DetailView(ScrollView, can_focus=True):
         self.rows = rows
         self.virtual_size = Size(width, len(rows))
 
+    def _lay_out_markdown(self, width: int) -> list[tuple[LineKind, str, tuple[Span, ...] | None]]:
+        """The document's lines, each markdown entry rendered at ``width`` into lines of its own."""
+        document = self.document
+        self._has_markdown = "markdown" in document.views
+        if not self._has_markdown:  # (the common case, and a 600,000-line JSON's: one comprehension)
+            styled = document.styled.get
+            return [(kind, line, styled(index)) for index, (kind, line) in enumerate(document.lines)]
+        shown: list[tuple[LineKind, str, tuple[Span, ...] | None]] = []
+        for index, (kind, line) in enumerate(document.lines):
+            if kind == "markdown":
+                shown.extend(self._rendered_markdown(line, width))
+            else:
+                shown.append((kind, line, document.styled.get(index)))
+        return shown
+
+    def _rendered_markdown(self, source: str, width: int) -> list[tuple[LineKind, str, tuple[Span, ...] | None]]:
+        key = (source, max(width, NARROWEST))
+        rendered = self._rendered.get(key)
+        if rendered is None:
+            rendered = [
+                ("text", line.plain, tuple((span.start, span.end, span.style) for span in line.spans))
+                for line in self._markdown.render(source, key[1])
+            ]
+            if len(self._rendered) >= RENDERED_KEPT:
+                self._rendered.pop(next(iter(self._rendered)))
+            self._rendered[key] = rendered
+        return rendered
+
     def on_resize(self) -> None:
-        if self.wrap and self.scrollable_content_region.width != self._laid_out_for:
+        width = self.scrollable_content_region.width
+        if width != self._laid_out_for and (self.wrap or self._has_markdown):  # (laid out at the width, wrapped or not)
             self._layout()
             self.refresh()
 
@@ -136,13 +204,47 @@ class DetailView(ScrollView, can_focus=True):
 
     @property
     def plain_lines(self) -> list[str]:
-        """The document's text, line by line (for tests)."""
-        return [text for _, text in self.document.lines]
+        """The document's text as laid out, line by line (for tests): markdown rendered, lines unwrapped."""
+        return [text for _, text, _ in self.shown]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        document = self.document
         if action == "unfold":
-            return self.document.folded  # nothing folded: the key would do nothing
+            return document.folded  # nothing folded: the key would do nothing
+        # A view key shows only where it switches something, and only the way it switches (j: "raw JSON" on the
+        # rendered result, "by type" on its JSON).
+        if action == "view_json":
+            return "json" in document.views and (not parameters or parameters[0] != self.view.raw_json)
+        if action == "view_markdown":
+            return "markdown" in document.views and (not parameters or parameters[0] != self.view.markdown_source)
+        if action == "read_link":
+            links = min(len(document.links), LINK_KEYS)
+            return bool(links) and (not parameters or (isinstance(parameters[0], int) and parameters[0] <= links))
         return True
+
+    def action_view_json(self, raw: bool) -> None:
+        """``j``: the result as its raw JSON, or by content type."""
+        self.view = replace(self.view, raw_json=raw)
+        self.post_message(self.ViewChanged())
+
+    def action_view_markdown(self, source: bool) -> None:
+        """``m``: markdown texts as their source, or rendered."""
+        self.view = replace(self.view, markdown_source=source)
+        self.post_message(self.ViewChanged())
+
+    def action_read_link(self, number: int) -> None:
+        """``1``-``9``: read that resource link of the result."""
+        if 1 <= number <= len(self.document.links):
+            self.post_message(self.ReadRequested(self.document.links[number - 1]))
+
+    class ViewChanged(Message):
+        """``j`` or ``m`` changed how the result shows; the screen builds the document again with ``view``."""
+
+    @dataclass
+    class ReadRequested(Message):
+        """A resource link's key was pressed: the screen reads ``uri`` (``resources/read``), as a call."""
+
+        uri: str
 
     def action_unfold(self) -> None:
         if self.document.folded:
@@ -176,9 +278,9 @@ class DetailView(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         line_index, start, end = self.rows[index]
-        kind, line = self.document.lines[line_index]
+        kind, line, styled = self.shown[line_index]
         more = len(line) - MAX_LINE
-        text = self._line_text(kind, line[:MAX_LINE])[start:end]
+        text = self._line_text(kind, line[:MAX_LINE], styled)[start:end]
         if start:
             text = Text(" " * continuation_indent(clean(line[:MAX_LINE]), width), end="").append_text(text)
         if more > 0 and end >= len(clean(line[:MAX_LINE])):
@@ -188,8 +290,16 @@ class DetailView(ScrollView, can_focus=True):
         self._cache[key] = strip
         return strip
 
-    def _line_text(self, kind: LineKind, line: str) -> Text:
+    def _line_text(self, kind: LineKind, line: str, spans: tuple[Span, ...] | None) -> Text:
         styles = self._style_map()
         if kind == "json":
             return highlight_json(line, styles)
-        return Text(clean(line), styles[kind], no_wrap=True, end="")
+        text = Text(clean(line), no_wrap=True, end="")
+        # The kind's style as a span over the whole line: ``Text.render`` draws a Text's own (base) style only
+        # when it has spans, so a heading or an error given as the base style showed in the plain colour.
+        text.stylize(styles.get(kind, ""))
+        for start, end, name in spans or ():  # (its text is the line's, made visible already)
+            style = styles.get(name) if isinstance(name, str) else name
+            if style is not None:
+                text.stylize(style, start, end)
+        return text

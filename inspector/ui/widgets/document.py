@@ -1,8 +1,10 @@
-"""What the detail pane shows, as lines: headings, plain text, and JSON pretty-printed, folded when large.
+"""What the detail pane shows, as lines: headings, plain text, and JSON pretty-printed, folded when large; a call's
+result by content type (``content_blocks``: text, markdown, images, links, structured content), its JSON one key away.
 
 Pure functions over the Timeline model. A JSON section longer than ``FOLD_LINES`` keeps its first lines and ends
 with a fold line naming what is hidden; pretty-printing stops early when folded, so a 5 MB result costs what its
-first screen costs until the user unfolds it.
+first screen costs until the user unfolds it. A line is plain text in its kind's style, or (``pieces``) made of
+parts in named styles; a markdown text is one entry the pane lays out at its width (``markdown_lines``).
 """
 
 from __future__ import annotations
@@ -12,15 +14,23 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from inspector.headless.render import STARTUP, duration, waited
+from inspector.headless.render import STARTUP
+from inspector.headless.time_words import CONSENT_NOTE, duration, said_times, waits
+from inspector.protocol.sanitize import clean
+from inspector.ui.widgets.content_blocks import ResultDocument, ResultView, size_text
 from inspector.ui.widgets.work_document import add_long_work
 
 if TYPE_CHECKING:
+    from rich.style import Style
+
     from inspector.session.http_info import HttpInfo
     from inspector.session.timeline import Call, Finding, Round, WireMessage
 
 FOLD_LINES: Final = 200
-LineKind = Literal["heading", "text", "json", "dim", "error", "finding", "fold"]
+LineKind = Literal["heading", "text", "json", "dim", "error", "finding", "fold", "label", "markdown"]
+"""A line's style; ``label`` a content block's, ``markdown`` a whole markdown text (the pane lays it out)."""
+Span = tuple[int, int, "str | Style"]
+"""A styled part of a line: start, end, and a style name (a line kind or a JSON part) or a Rich style."""
 
 
 @dataclass(slots=True)
@@ -29,11 +39,43 @@ class Document:
 
     lines: list[tuple[LineKind, str]] = field(default_factory=list)
     folded: bool = False
+    styled: dict[int, tuple[Span, ...]] = field(default_factory=dict)
+    """Lines made of parts (``pieces``), by index: where each part is and its style's name."""
+    links: list[str] = field(default_factory=list)
+    """The resource links of the result shown, in order: key 1 reads the first."""
+    views: set[str] = field(default_factory=set)
+    """What the pane's view keys switch here: "json" (j: raw JSON or by content type), "markdown" (m)."""
 
     def add(self, kind: LineKind, text: str = "") -> None:
         """One line (text with newlines becomes several lines)."""
         for part in text.split("\n") or [""]:
             self.lines.append((kind, part))
+
+    def pieces(self, kind: LineKind, *parts: tuple[str, str], visible: bool = False) -> None:
+        """One line of parts, each (text, style name: a line kind or a JSON part, "" for the line's own); server text
+        is made visible here, on one line, so each part's place in the line is where the pane draws it (unless
+        ``visible``: the parts went through ``one_line`` already)."""
+        # (plain strings and offsets, not Rich Text: an unfolded table makes a line a row, 120,000 of them)
+        shown: list[str] = []
+        spans: list[Span] = []
+        at = 0
+        for text, style in parts:
+            part = text if visible else clean(text, keep_newlines=False)
+            if style and part:
+                spans.append((at, at + len(part), style))
+            shown.append(part)
+            at += len(part)
+        self.styled[len(self.lines)] = tuple(spans)
+        self.lines.append((kind, "".join(shown)))
+
+    def ready(self, kind: LineKind, line: str, spans: tuple[Span, ...]) -> None:
+        """One line made whole and visible already, with its styled spans (``pieces`` without the parts)."""
+        self.styled[len(self.lines)] = spans
+        self.lines.append((kind, line))
+
+    def markdown(self, source: str) -> None:
+        """A markdown text, one entry: the pane renders it at its width (``markdown_lines``)."""
+        self.lines.append(("markdown", source))
 
     def heading(self, title: str) -> None:
         """A section heading."""
@@ -52,7 +94,7 @@ class Document:
             self.lines.extend(("json", line) for line in lines)
             return
         self.lines.extend(("json", line) for line in lines[:FOLD_LINES])
-        size = f" of {_size(raw_size)}" if raw_size is not None else ""
+        size = f" of {size_text(raw_size)}" if raw_size is not None else ""
         self.lines.append(("fold", f"⋯ folded after {FOLD_LINES} lines{size} · press x to unfold"))
         self.folded = True
 
@@ -65,7 +107,7 @@ class Document:
             self.add("error", "not JSON-RPC; the exact text:")
             self.add("text", message.raw if unfold or size < 64_000 else message.raw[:64_000])
             if not unfold and size >= 64_000:
-                self.lines.append(("fold", f"⋯ folded at 64 kB of {_size(size)} · press x to unfold"))
+                self.lines.append(("fold", f"⋯ folded at 64 kB of {size_text(size)} · press x to unfold"))
                 self.folded = True
         self.add("dim", f"{size:,} bytes on the wire")
 
@@ -88,12 +130,6 @@ def _first_lines(chunks: Any, count: int) -> list[str]:
             buffer.append(chunk)
     lines.append("".join(buffer))
     return lines
-
-
-def _size(size: int) -> str:
-    if size >= 1_000_000:
-        return f"{size / 1_000_000:.1f} MB"
-    return f"{size / 1000:.1f} kB" if size >= 1000 else f"{size} bytes"
 
 
 def _http(doc: Document, http: HttpInfo | None, label: str) -> None:
@@ -126,17 +162,15 @@ def item_document(kind: str, item: dict[str, Any]) -> Document:
     return doc
 
 
-def call_document(call: Call, *, unfold: bool = False) -> Document:
-    """The detail of a call: what was asked, how it ended, its findings."""
+def call_document(
+    call: Call, *, unfold: bool = False, view: ResultView | None = None, tool: dict[str, Any] | None = None
+) -> Document:
+    """The detail of a call: what was asked, how it ended (its result by content type, or as ``view`` says), its
+    findings. ``tool``: the tool called, as listed (its outputSchema; None: not listed)."""
     doc = Document()
     rounds = len(call.rounds)
     doc.add("heading", f"#{call.index} {call.method} {call.name or ''}".rstrip())
-    times = (
-        "no reply from the server" if call.ended and call.server_ms is None else f"server {duration(call.server_ms)}"
-    )
-    wait = waited(call.answer_sources, call.wait_ms)
-    if wait:
-        times += f" · waited for {wait}"
+    times = said_times(call.times, call.ended)
     if call.total_ms is not None:
         times += f" · {duration(call.total_ms)} in all"
     doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {times}")
@@ -149,10 +183,14 @@ def call_document(call: Call, *, unfold: bool = False) -> Document:
         doc.heading("error")
         doc.json(call.error, unfold=unfold)
     elif call.result is not None:
-        doc.heading("result" if call.finished_at is not None else "last response so far")
+        title = "result" if call.finished_at is not None else "last response so far"
         final = call.final_round
         raw = final.response.raw if final is not None and final.response is not None else ""
-        doc.json(call.result, unfold=unfold, raw_size=len(raw.encode("utf-8", "surrogatepass")))
+        size = len(raw.encode("utf-8", "surrogatepass"))
+        rendered = ResultDocument(doc, view or ResultView(), unfold=unfold)
+        if not rendered.write(call.method, call.result, title, raw_size=size, tool=tool):
+            doc.heading(title)
+            doc.json(call.result, unfold=unfold, raw_size=size)
     _findings(doc, call.all_findings())
     return doc
 
@@ -169,15 +207,19 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: 
         else f"id {round_.request_id}"
     )
     doc.add("heading", f"#{call.index} {kind} {round_.index} · {ids}")
-    position = call.rounds.index(round_)
-    wait = waited(round_.answer_sources, call.round_wait_ms[position])
+    split = call.round_times[call.rounds.index(round_)]
+    # A login that waited on the person happened while the request was open; answers are waited for after its reply.
+    consent = any(step.round_index == round_.index and step.outcome == "waiting" for step in call.auth)
     if round_.kind == "server-request":
+        wait = waits(split)
         times = f"answered after {wait}" if wait else "waiting for the answer"
     else:
-        server = call.round_server_ms[position]
-        times = "no reply from the server" if call.ended and server is None else f"server {duration(server)}"
-        times += f" · then waited for {wait}" if wait else ""
-    doc.add("text", f"{round_.method} → {round_.result_type or 'pending'} · {times}")
+        times = said_times(split, call.ended, then=not consent)
+    # (a round of an ended call that got no reply is not pending: its times say "no reply", once)
+    came = round_.result_type or ("" if call.ended else "pending")
+    doc.add("text", f"{round_.method} → {came + ' · ' if came else ''}{times}")
+    if consent and split.person_ms is not None:
+        doc.add("dim", CONSENT_NOTE)
     if startup:
         doc.add("dim", f"This time {STARTUP}: the first request over stdio waits until the process reads it.")
     doc.heading("request (client → server)" if round_.kind == "request" else "request (server → client)")

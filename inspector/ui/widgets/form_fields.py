@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.validation import Integer
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
-from inspector.protocol.form_values import parse_text, placeholder, value_text
+from inspector.protocol.form_values import parse_text, placeholder, typing_error, value_text
 from inspector.protocol.schema_form import MISSING, FieldSpec, Path
 from inspector.ui.safe_text import safe, safe_line
+from inspector.ui.widgets.form_select import FormSelect
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -185,17 +187,20 @@ class FieldInput(Input):
 
 
 class TextField(FieldWidget):
-    """A string, number or integer in one ``Input`` (numbers restricted to numeric characters as typed)."""
+    """A string, number or integer in one ``Input`` (numbers restricted to numeric characters as typed).
+
+    An integer field takes what a number field takes: Textual's integer box drops a typed ``.``, so ``3.5`` became
+    ``35`` without a word. It keeps ``3.5`` and says at once that it is not an integer (``typing_error``).
+    """
 
     def compose_control(self) -> ComposeResult:
-        number = self.spec.kind == "number"
-        kind: Literal["integer", "number", "text"] = (
-            "integer" if self.spec.kind == "integer" else "number" if number else "text"
-        )
+        numeric = self.spec.kind in ("number", "integer")
+        kind: Literal["number", "text"] = "number" if numeric else "text"
         yield FieldInput(
             value_text(self.initial if self.initial is not None else MISSING),
             placeholder=placeholder(self.spec),
             type=kind,
+            validators=[Integer()] if self.spec.kind == "integer" else None,
             compact=True,
             select_on_focus=False,
         )
@@ -204,7 +209,7 @@ class TextField(FieldWidget):
         return parse_text(self.spec, self.query_one(Input).value)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.show_error(None)
+        self.show_error(typing_error(self.spec, event.value))
 
 
 class BooleanField(FieldWidget):
@@ -224,7 +229,7 @@ class BooleanField(FieldWidget):
 
     def compose_control(self) -> ComposeResult:
         if self.tri_state:
-            yield Select[bool]([("true", True), ("false", False)], prompt="(not set)", compact=True)
+            yield FormSelect[bool]([("true", True), ("false", False)], prompt="(not set)", compact=True)
         elif not self.show_label:
             yield Checkbox("", self.initial is True, compact=True, classes="field-bool")
 
@@ -242,7 +247,7 @@ class EnumField(FieldWidget):
         options = [(safe_line(option.label), index) for index, option in enumerate(self.spec.options)]
         chosen = next((i for i, option in enumerate(self.spec.options) if option.value == self.initial), None)
         has_initial = chosen is not None and self.initial is not MISSING
-        yield Select[int](
+        yield FormSelect[int](
             options,
             prompt="(not set)" if not self.spec.required else "(choose one)",
             allow_blank=not (self.spec.required and has_initial),

@@ -22,6 +22,7 @@ from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import schema_errors, sub_schema
 from inspector.ui.widgets.form_fields import HIDE_NAMES, LEAF_WIDGETS, Collected, FieldWidget, JsonField
+from inspector.ui.widgets.form_select import FormSelect
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -164,7 +165,7 @@ class ChoiceField(FieldWidget):
     def compose_control(self) -> ComposeResult:
         chosen = self._initial_variant()
         options = [(safe(variant.label), index) for index, variant in enumerate(self.spec.variants)]
-        yield Select[int](
+        yield FormSelect[int](
             options,
             prompt="(not set)",
             allow_blank=not self.spec.required or chosen is None,

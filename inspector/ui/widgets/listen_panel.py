@@ -15,19 +15,31 @@ from textual import on
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Checkbox, Input, OptionList
+from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.protocol.methods import listen_kept, listen_offered
 from inspector.session.listen_span import END_SAID, event_gist, wanted
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from textual.app import ComposeResult
 
     from inspector.protocol.jsonrpc import JsonObject
     from inspector.session.timeline import Call
 
+FILTERS: Final = {
+    "listen-tools": "toolsListChanged",
+    "listen-prompts": "promptsListChanged",
+    "listen-resources": "resourcesListChanged",
+    "listen-uris": "resourceSubscriptions",
+    "listen-tasks": "taskIds",
+}
+"""Each filter of the panel, by widget id, and the ``notifications`` field it asks for."""
+NOTHING_OFFERED: Final = "The server declares no subscriptions (no listChanged, no resources.subscribe)."
 EVENTS_SHOWN: Final = 3
 """The latest events shown under each subscription (the detail pane of its call has them all)."""
 Action = Literal["listen", "stop", "again"]
@@ -137,18 +149,20 @@ class ListenButton(Button):
 class ListenPanel(Vertical):
     """Subscriptions: the filters, the listen button, the subscriptions (see the module docstring)."""
 
+    # One row each, no blank rows between them (the fields stand out on their own band): at 80x24 the panel has
+    # nine rows below the timeline, and with blank rows between them its subscriptions and its border were cut off.
     DEFAULT_CSS = """
     ListenPanel {
-        height: 1fr; min-height: 14; border: round $panel; background: $surface;
+        height: 1fr; min-height: 7; border: round $panel; background: $surface;
         border-title-color: $primary; border-subtitle-color: $foreground-muted;
     }
     ListenPanel:focus-within { border: round $primary; }
     ListenPanel Horizontal { height: 1; }
     ListenPanel Checkbox { margin-right: 1; }
-    ListenPanel PanelField { height: 1; margin-top: 1; padding: 0 1; background: $panel; }
+    ListenPanel PanelField { height: 1; padding: 0 1; background: $panel; }
     ListenPanel PanelField:focus { background: $primary-muted; }
-    ListenPanel #listen-start { margin-top: 1; }
-    ListenPanel ListenList, ListenPanel ListenList:focus { border: none; height: 1fr; margin-top: 1; }
+    ListenPanel #listen-none { height: auto; color: $warning; display: none; }
+    ListenPanel ListenList, ListenPanel ListenList:focus { border: none; height: 1fr; min-height: 1; }
     """
 
     class Asked(Message):
@@ -166,6 +180,9 @@ class ListenPanel(Vertical):
         super().__init__(id=id)
         self.legacy = False
         """The server is a legacy one: only resource URIs are subscribed (2025-11-25 ``resources/subscribe``)."""
+        self.capabilities: Mapping[str, object] | None = None
+        """What the server declared (None: not known yet, so every filter is offered): a filter it does not offer
+        (``protocol.methods.listen_offered``) is not shown, nor asked for."""
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -174,6 +191,7 @@ class ListenPanel(Vertical):
             yield Checkbox("resources", id="listen-resources", compact=True, tooltip="Resources list changes")
         yield PanelField(placeholder="resource URIs to watch (space between)", id="listen-uris")
         yield PanelField(placeholder="task ids to watch (space between)", id="listen-tasks")
+        yield Static(NOTHING_OFFERED, id="listen-none")
         # Its own row, after the fields: in the filters' row a narrow panel cut it off, and tab reached it unseen.
         yield ListenButton("listen", id="listen-start", compact=True, tooltip="subscriptions/listen (enter in a field)")
         yield ListenList(id="listen-list")
@@ -185,21 +203,31 @@ class ListenPanel(Vertical):
     def _note(self) -> str:
         if self.legacy:
             return "2025-11-25: the URIs are subscribed (resources/subscribe)"
-        return "nothing ticked: every list change"
+        return "nothing ticked: every list change"  # (every one the server offers: the others are not shown)
+
+    def offered(self, kind: str) -> bool:
+        """Whether the server offers the listen filter ``kind`` (a 2025 server: only resource URIs, subscribed
+        with ``resources/subscribe``; its list changes come unasked)."""
+        if self.legacy and kind != "resourceSubscriptions":
+            return False
+        return listen_offered(kind, self.capabilities)
 
     def notifications(self) -> JsonObject:
-        """What the filters ask for (every list change when nothing is picked)."""
-        ticked = {box.id: box.value for box in self.query(Checkbox)}
+        """What the filters ask for (every list change offered when nothing is picked), only what is offered."""
+        ticked = {box.id: box.value for box in self.query(Checkbox) if box.display}
         uris = self.query_one("#listen-uris", Input).value.split()
         tasks = self.query_one("#listen-tasks", Input).value.split()
         picks = (ticked.get("listen-tools", False), ticked.get("listen-prompts", False))
-        return wanted(*picks, ticked.get("listen-resources", False), uris, tasks)
+        asked = listen_kept(wanted(*picks, ticked.get("listen-resources", False), uris, tasks), self.capabilities)
+        return {kind: value for kind, value in asked.items() if self.offered(kind)}
 
-    def show(self, calls: list[Call], *, legacy: bool) -> None:
-        """The subscription calls, newest first (the highlight stays on the one it was on)."""
-        if legacy != self.legacy:
-            self.legacy = legacy
+    def show(self, calls: list[Call], *, legacy: bool, capabilities: Mapping[str, object] | None = None) -> None:
+        """The subscription calls, newest first (the highlight stays on the one it was on), and the filters the
+        server offers."""
+        if legacy != self.legacy or capabilities != self.capabilities:
+            self.legacy, self.capabilities = legacy, capabilities
             self.border_subtitle = self._note()
+            self._offer()
         listing = self.query_one(ListenList)
         kept = listing.highlighted_option.id if listing.highlighted_option is not None else None
         listing.calls = {f"listen:{call.index}": call for call in calls}
@@ -210,8 +238,20 @@ class ListenPanel(Vertical):
             listing.highlighted = 0  # the newest
         listing.refresh_bindings()
 
+    def _offer(self) -> None:
+        """Show only the filters the server offers; say so when it offers none."""
+        for node_id, kind in FILTERS.items():
+            self.query_one(f"#{node_id}").display = self.offered(kind)
+        none = not any(self.offered(kind) for kind in FILTERS.values())
+        self.query_one("#listen-none").display = none
+        self.query_one("#listen-start", Button).disabled = none
+
     @on(Button.Pressed, "#listen-start")
     @on(Input.Submitted)
     def _listen(self, event: Button.Pressed | Input.Submitted) -> None:
         event.stop()
-        self.post_message(self.Asked("listen", self.notifications()))
+        asked = self.notifications()
+        if asked:
+            self.post_message(self.Asked("listen", asked))
+        else:
+            self.border_subtitle = "nothing to listen for: tick a filter or type what to watch"

@@ -3,7 +3,8 @@ recording shown, the server it recorded, and where the step walk is)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual.widgets import Static
@@ -12,8 +13,33 @@ from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
     from rich.style import Style
+    from textual import events
 
     from inspector.session.timeline import Timeline
+
+PATH_KEPT: Final = 20
+"""The recording's path keeps at least this many characters (``…/session-2026….jsonl``: what it is and when it was
+made) before the era gives way to it."""
+
+
+def short_path(path: str, room: int, home: str | None = None) -> str:
+    """``path`` in at most ``room`` characters: the home folder as ``~``, then the folders given up before the file
+    name (``…/session-….jsonl``: the name is what tells two recordings apart), then the middle of the name (its
+    start, with the date, and its extension are kept)."""
+    home = str(Path.home()) if home is None else home
+    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
+        path = "~" + path[len(home.rstrip("/")) :]
+    if len(path) <= room:
+        return path
+    name = path.rsplit("/", 1)[-1]
+    if len(name) + 2 <= room:
+        return "…/" + name
+    stem, dot, extension = name.rpartition(".")
+    suffix = dot + extension if stem else ""
+    kept = room - 3 - len(suffix)
+    if kept < 4:
+        return "…" + name[-max(room - 1, 1) :]
+    return f"…/{(stem or name)[:kept]}…{suffix}"
 
 
 def header_text(
@@ -23,10 +49,15 @@ def header_text(
     state: str,
     styles: dict[str, Style] | None = None,
     note: str = "",
+    width: int | None = None,
 ) -> Text:
     """The header as text; ``state`` is "connecting", "connected", "failed", "closed" or "replay". For a replay,
     ``target_name`` names the recording, and the read-only mark and ``note`` (where the step walk is) come before
-    the recorded server, so a narrow terminal cuts the server's details rather than them."""
+    the recorded server, so a narrow terminal cuts the server's details rather than them.
+
+    A live session's header fits in ``width`` (None: as long as it takes) by giving up, in turn, the server's
+    name and version, then the era, and by shortening the recording's path (``short_path``): where the session
+    records stays on the line (the help screen has the whole path)."""
     marks = {
         "connected": ("● connected", "ok"),
         "connecting": ("◌ connecting", "warn"),
@@ -53,14 +84,29 @@ def header_text(
     if timeline.transport:
         text.append(f" ({timeline.transport})")
     info = timeline.server_info or {}
+    server = ""
     if isinstance(info.get("name"), str):
-        text.append(f" · {one_line(str(info['name']), 40)} {one_line(str(info.get('version', '')), 20)}".rstrip())
-    if timeline.era is not None:
-        text.append(f" · {timeline.era.era} {timeline.era.version}")
-    if not replay:
-        text.append_text(status)
-    if recording:
-        text.append(f" · recording {one_line(recording, 80)}")
+        server = f" · {one_line(str(info['name']), 40)} {one_line(str(info.get('version', '')), 20)}".rstrip()
+    era = f" · {timeline.era.era} {timeline.era.version}" if timeline.era is not None else ""
+    if replay or not recording:
+        text.append(server + era)
+        if not replay:
+            text.append_text(status)
+        return text
+    path = one_line(recording, 400)
+    said = " · recording "
+    if width is not None:
+        whole = len(short_path(path, len(path) + 1))
+        named = min(whole, len(path.rsplit("/", 1)[-1]) + 2)  # "…/" and the whole file name
+        room = width - text.cell_len - status.cell_len - len(said)
+        if room - len(server + era) < named:
+            server = ""  # the server's name and version give way first (the detail of server/discover has them)
+        if room - len(era) < min(whole, PATH_KEPT):
+            era = ""
+        path = short_path(path, max(room - len(server + era), 1))
+    text.append(server + era)
+    text.append_text(status)
+    text.append(said + path)
     return text
 
 
@@ -76,9 +122,21 @@ class SessionHeader(Static):
     SessionHeader > .header--bad { color: $error; text-style: bold; }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: tuple[Timeline, str, str | None, str, str] | None = None
+        """What was shown last, drawn again at the new width on a resize."""
+
     def show(self, timeline: Timeline, target_name: str, recording: str | None, state: str, note: str = "") -> None:
-        """Redraw from the timeline."""
+        """Redraw from the timeline, fitted to the header's width."""
+        self._shown = (timeline, target_name, recording, state, note)
         styles = {
             mood: self.get_component_rich_style(f"header--{mood}", partial=True) for mood in ("ok", "warn", "bad")
         }
-        self.update(header_text(timeline, target_name, recording, state, styles, note))
+        width = self.size.width or None  # (not laid out yet: drawn again at its width by on_resize)
+        self.update(header_text(timeline, target_name, recording, state, styles, note, width))
+        self.tooltip = f"recording: {one_line(recording, 400)}" if recording else None
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)

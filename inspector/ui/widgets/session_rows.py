@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from inspector.headless.render import answer_summary, duration
+from inspector.headless.render import answer_summary
+from inspector.headless.time_words import duration, waits
 from inspector.ui.safe_text import one_line
 from inspector.ui.widgets.document import Document
 
@@ -57,7 +58,12 @@ def session_document(round_: Round, *, unfold: bool = False) -> Document:
     doc = Document()
     doc.add("heading", f"session · server request id {round_.request_id} {round_.method}")
     said, style = outcome(round_)
-    wait = f" · after {duration(round_.latency_ms)}" if round_.latency_ms is not None else ""
+    # The answer above names who gave it; its time is told apart only when it was more than one's (the person
+    # reading the dialog, then the stub model writing the reply).
+    split = round_.reply_times
+    several = sum(ms is not None for ms in (split.person_ms, split.model_ms, split.client_ms)) > 1
+    took = waits(split) if several else duration(round_.latency_ms) if round_.latency_ms is not None else ""
+    wait = f" · after {took}" if took else ""
     doc.add("error" if style == "error" else "text", f"{said}{wait}")
     doc.add("dim", "A request of the server's own, during no call: a row of the session, never a round of a call.")
     doc.heading("request (server → client)")

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from inspector.headless.render import STARTUP, answer_summary, includes_startup, server_time, waited
+from inspector.headless.render import STARTUP, answer_summary, includes_startup
+from inspector.headless.time_words import server_time, waits
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 from inspector.ui.widgets import auth_steps, work_rows
@@ -23,7 +24,7 @@ from inspector.ui.widgets.session_rows import render_session_row, session_round
 from inspector.ui.widgets.work_rows import WorkView
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call, Round, Timeline
+    from inspector.session.timeline import Call, Round, Timeline, WireMessage
 
 LOCK: Final = "🔒"
 """The mark of a round that carried a requestState (and of the read-only panel)."""
@@ -51,22 +52,35 @@ def _answer_lines(round_: Round) -> list[str]:
 
 
 def _notification_lines(round_: Round) -> list[str]:
+    """A line a notification, except progress: one line, where the first came, says the latest and how many came
+    (a slow_count sent 88, and its round grew a row each; the detail pane lists every one)."""
     lines = []
+    progress = [note for note in round_.notifications if (note.message or {}).get("method") == "notifications/progress"]
     for note in round_.notifications:
         message = note.message or {}
         method = str(message.get("method", "?"))
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         assert isinstance(params, dict)
         if method == "notifications/progress":
-            total = f"/{params['total']}" if "total" in params else ""
-            text = f" {params['message']}" if isinstance(params.get("message"), str) else ""
-            lines.append(f"progress {params.get('progress', '?')}{total}{text}")
+            if note is progress[0]:
+                lines.append(_progress_line(progress))
         elif method == "notifications/message":
             data = params.get("data")
             lines.append(f"log {params.get('level', '')}: {data if isinstance(data, str) else json.dumps(data)}")
         else:
             lines.append(f"{'→' if note.direction == 'c2s' else '←'} {method}")
     return lines
+
+
+def _progress_line(progress: list[WireMessage]) -> str:
+    """``progress 88/150 counted 88 of 150 · 88 notifications``: the latest progress a round was sent, and how many."""
+    latest = progress[-1].message or {}
+    params = latest.get("params") if isinstance(latest.get("params"), dict) else {}
+    assert isinstance(params, dict)
+    total = f"/{params['total']}" if "total" in params else ""
+    text = f" {params['message']}" if isinstance(params.get("message"), str) else ""
+    count = f" · {len(progress)} notifications" if len(progress) > 1 else ""
+    return f"progress {params.get('progress', '?')}{total}{text}{count}"
 
 
 def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, str]]:
@@ -153,7 +167,7 @@ TIME_WIDTH: Final = 8
 @dataclass(frozen=True, slots=True)
 class Columns:
     """The widths of the right-hand columns, taken from the calls shown, so that every row lines up: pending or
-    finished, with or without a wait for answers."""
+    finished, with or without time waited on others than the server."""
 
     status: int = 8
     wait: int = 0
@@ -164,8 +178,8 @@ class Columns:
         status, wait = 8, 0
         for call in calls:
             status = max(status, len(status_text(call, view)))
-            texts = [waited(call.answer_sources, call.wait_ms)]
-            texts += [waited(r.answer_sources, ms) for r, ms in zip(call.rounds, call.round_wait_ms, strict=True)]
+            rounds, times = call.timed()
+            texts = [waits(times), *(waits(split) for split in rounds)]
             wait = max([wait, *(len(text) for text in texts if text)])
         return cls(status, wait)
 
@@ -239,8 +253,8 @@ def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None
     """The line of a call: fold mark, index, method, a resent call's ``↻ #N``, the whole name, and while it runs
     its progress bar (or what its task says it is doing; a task that ended, its summary); then, at the right edge
     where every row has them, the status (and findings mark) and the server's time with its unit. Between the two,
-    when the row has room for them: the wait for answers with who gave them (``you 9.7 s``) and the rounds; they
-    give way first (the detail pane says both)."""
+    when the row has room for them: whose the rest of its time was (``you 9.7 s``: the person's, a model's, the
+    client's) and the rounds; they give way first (the detail pane says both)."""
     palette = look.palette
     columns = look.columns or Columns.of([call], view)
     left = Text(no_wrap=True, end="")
@@ -255,11 +269,12 @@ def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None
     shown = Text(said, palette[status_style(said)], no_wrap=True, end="")
     if status != said:
         shown.append(status[len(said) :], palette["finding"])
-    time = Text(server_time(call.server_ms, call.ended), palette["pending"], no_wrap=True, end="")
+    times = call.times
+    time = Text(server_time(times.server_ms, call.ended), palette["pending"], no_wrap=True, end="")
     rounds = len(call.rounds)
     counted = Text(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH) + " ", palette["dim"], end="")
     aligned = _right(shown, " " * (columns.status - len(status) + 1), _pad_left(time, TIME_WIDTH))
-    wait = _wait(waited(call.answer_sources, call.wait_ms), palette)
+    wait = _wait(waits(times), palette)
     rights = [_right(wait, counted, aligned), _right(counted, aligned), aligned, _right(shown, " ", time)]
     return _fit(left, rights, look.width, _work(call, palette))
 
@@ -270,7 +285,8 @@ def _pad_left(text: Text, width: int) -> Text:
 
 
 def _wait(wait: str | None, palette: Palette) -> Text:
-    """The wait for answers with who gave them, the first column to give way (empty: nothing was asked)."""
+    """Whose time the rest was (``time_words.waits``: the person's, a model's, the client's), the first column to
+    give way (empty: nobody was waited on)."""
     return Text(f"  {wait}  " if wait else "", palette["input-required"], no_wrap=True, end="")
 
 
@@ -305,7 +321,9 @@ def _round_end(call: Call, round_: Round) -> tuple[str, str]:
     if round_.result_type is not None or round_.error:
         return round_.result_type or "error", _round_result_style(round_)
     if round_.abandoned is not None or call.ended:
-        return f"no reply (the call ended {round_.abandoned or call.status})", "error"
+        # Said once, here: how the call ended is its row's status, and this row's time column stays empty (the
+        # unfolded call said "no reply" three times).
+        return "no reply", "error"
     if call.listen is not None and call.in_flight:
         return "listening", "pending"
     return "pending", "pending"
@@ -315,9 +333,10 @@ def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = Fa
     """The line of a round: request id (and its method when it is not the call's: a task's) -> resultType or the
     task status it said, input keys (an update: the keys it answered, by whom), "late" for a reply that came after
     its call had ended; then, under the call's rounds column, a lock when it carried a requestState and its
-    findings, and under its times the server's time and the wait for its answers (a legacy server request has only
-    the wait for our reply). ``startup``: its time includes the server's start-up; ``last``: it is the last row
-    of its call (default: the last round, and no call details)."""
+    findings, and under its times the server's time and whose the rest was (``time_words.waits``: a login's consent
+    page, the wait for its answers; a legacy server request has only the wait for our reply). ``startup``: its
+    time includes the server's start-up; ``last``: it is the last row of its call (default: the last round, and no
+    call details)."""
     palette = look.palette
     columns = look.columns or Columns.of([call])
     position = call.rounds.index(round_)
@@ -350,11 +369,13 @@ def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = Fa
         marks.append(LOCK, palette["state"])
     if round_.findings:
         marks.append(f"{' ' if marks else ''}⚠{len(round_.findings)}", palette["finding"])
-    server = "" if round_.kind == "server-request" else server_time(call.round_server_ms[position], call.ended)
+    times = call.round_times[position]
+    replied = times.server_ms is not None or not call.ended
+    server = server_time(times.server_ms, call.ended) if round_.kind != "server-request" and replied else ""
     time = Text(server, palette["pending"], no_wrap=True, end="")
     # Under the call's columns: the marks under its rounds, nothing under its status, the time under its time.
     under = _right(_pad_left(marks, ROUNDS_WIDTH), " " * (columns.status + 2), _pad_left(time, TIME_WIDTH))
-    wait = _wait(waited(round_.answer_sources, call.round_wait_ms[position]), palette)
+    wait = _wait(waits(times), palette)
     # (barer: the status column's room goes to the keys; the time still ends where every time ends)
     barer = _right(marks, " " if marks else "", _pad_left(time, TIME_WIDTH))
     rights = [_right(wait, under), under, barer, _right(marks, " " if marks and time else "", time)]
@@ -386,15 +407,24 @@ def render_row(row: Row, timeline: Timeline, expanded: set[int], look: RowLook, 
         return work_rows.render_polls(call, call.index in view.polls_open, last, width, palette)
     if row.round == 0 and row.line == 0:
         return render_call(call, call.index in expanded, look, view)
+    # The rows were built from the timeline as the widget last heard of it, and the timeline changes first (a
+    # legacy round's answer line goes when the call's task is created): a detail line that is gone draws blank
+    # until the message that rebuilds the rows arrives, never an IndexError in the middle of a repaint.
     if row.round == 0:
-        style, text = call_details(call)[row.line - 1]
+        details = call_details(call)
+        if row.line > len(details):
+            return Text(" " * width, end="")
+        style, text = details[row.line - 1]
         return render_detail(text, style, look, last_round=True)
     round_ = call.rounds[row.round - 1]
     last = round_ is shown[-1] and not call_details(call)
     if row.line == 0:
         startup = includes_startup(timeline, call, round_)
         return render_round(call, round_, look, startup=startup, last=last)
-    style, text = round_details(round_, call)[row.line - 1]
+    lines = round_details(round_, call)
+    if row.line > len(lines):
+        return Text(" " * width, end="")
+    style, text = lines[row.line - 1]
     return render_detail(text, style, look, last_round=last)
 
 

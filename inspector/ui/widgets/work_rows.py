@@ -41,10 +41,11 @@ def is_poll(call: Call, round_: Round) -> bool:
 
 
 def shown_rounds(call: Call, polls_open: bool) -> list[Round | None]:
-    """The rounds an unfolded call shows, in wire order, with ``POLLS`` (None) where the polls row goes: before
-    the first poll. Folded polls leave the updates, the cancel and the rest in their order."""
+    """The rounds an unfolded call shows, in wire order (``Call.rounds_as_they_came``: a legacy server request
+    before the reply it came ahead of), with ``POLLS`` (None) where the polls row goes: before the first poll.
+    Folded polls leave the updates, the cancel and the rest in their order."""
     if call.task is None or not any(is_poll(call, round_) for round_ in call.rounds):
-        return list(call.rounds)
+        return list(call.rounds_as_they_came())
     shown: list[Round | None] = []
     for round_ in call.rounds:
         if is_poll(call, round_) and POLLS not in shown:

@@ -29,6 +29,8 @@ class KeyFooter(Footer):
     """The keys laid out by the last rebuild (None: none yet)."""
     rebuilds = 0
     """How many times the keys were laid out anew (what the tests count)."""
+    _rebuild_pending = False
+    """A rebuild is scheduled for after the next refresh."""
 
     def keys_shown(self) -> KeysShown:
         """What ``compose`` would show now, as plain values to compare."""
@@ -62,6 +64,19 @@ class KeyFooter(Footer):
             yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if self._shown is not None and self.is_attached and screen is self.screen and self.keys_shown() == self._shown:
+        # (Footer schedules a rebuild after the next refresh for each change; three changes before that refresh,
+        # as connecting makes, rebuilt the keys three times. One rebuild is pending at most, and it compares the
+        # keys when it runs: a burst of changes costs one rebuild, or none when the keys came back as they were)
+        self._bindings_ready = True
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen or self._rebuild_pending:
+            return
+        self._rebuild_pending = True
+        self.call_after_refresh(self._rebuild_if_changed)
+
+    async def _rebuild_if_changed(self) -> None:
+        self._rebuild_pending = False
+        if not self.is_attached:
+            return  # (its screen closed meanwhile)
+        if self._shown is not None and self.keys_shown() == self._shown:
             return  # (the same keys: nothing to rebuild)
-        super().bindings_changed(screen)
+        await self.recompose()

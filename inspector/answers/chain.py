@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.answers.base import AnswerRefused, NoAnswer, Skip, describe_request
-from inspector.answers.validation import validate_answer
 
 if TYPE_CHECKING:
     from inspector.answers.base import Answer, AnswerSource, InputRequest
@@ -38,6 +37,10 @@ class AnswerChain:
                 if not skipped:
                     raise
                 raise NoAnswer(f"{exc.reason} (also tried: {'; '.join(skipped)})") from exc
+            # (imported on the first answer: validation loads jsonschema, ~60 ms that a command whose calls ask
+            # nothing, and the TUI's first paint, need not wait for)
+            from inspector.answers.validation import validate_answer
+
             try:
                 validate_answer(request, answer.response)
             except AnswerRefused as exc:

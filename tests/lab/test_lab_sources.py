@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lab_support import WORK_ITEM, InProcessTargets, demo_answers, explain
+from lab_support import WORK_ITEM, InProcessTargets, demo_answers, explain, read_jsonl
 from rich.console import Console
 
 from inspector.answers.build import build_answer_source
@@ -46,6 +46,28 @@ async def test_a_recorded_session_is_made_again_with_its_own_answers(tmp_path: P
     report = await Lab(InProcessTargets(), nobody, LabOptions(calls, ("stateless",))).run()
     assert not report.failed, explain(report)
     assert any(r.group == "stateless 2" and r.verdict == "pass" for r in report.rows)
+
+
+async def test_a_recorded_call_is_answered_in_the_legacy_era_from_its_recording(tmp_path: Path) -> None:
+    """The era check's legacy run of a recorded call (``--from``, the Lab screen's session calls) asks the call's own
+    source, its recording, under the key of the same question, each answer checked against the legacy request."""
+    path = tmp_path / "recorded.jsonl"
+    recorder = Recorder(path, records.header("demo", "stdio", "auto", started="", inspector_version="test"))
+    session = InspectorSession(MemoryTransport(demo_peer()), demo_answers(), recorder=recorder)
+    await session.connect()
+    await session.call_tool("update_work_item", dict(WORK_ITEM.params["arguments"]))
+    await session.close()
+    calls = calls_from_recording(build_loaded(load_recording(path)))
+    nobody = build_answer_source(None, "fail", False, [])  # any question the recording cannot answer fails
+    targets = InProcessTargets(folder=tmp_path)
+    report = await Lab(targets, nobody, LabOptions(calls, ("eras",))).run()
+    eras = [(r.check, r.verdict, r.why) for r in report.rows if r.group == "eras" and r.check.startswith("tools/")]
+    assert eras == [("tools/call update_work_item", "pass", "the same result in both eras")], explain(report)
+    legacy = [r for r in read_jsonl(targets.made["legacy"]) if r.get("event") == "answer"]
+    assert [(a["key"], a["source"], a["response"]["content"]) for a in legacy] == [
+        (None, "recording", {"resolution": "Duplicate"}),
+        (None, "recording", {"duplicateOfId": 4301}),
+    ]
 
 
 CART = "cart-7f3a9c"

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from inspector.answers.chain import AnswerChain
 from inspector.answers.policies import Policy
-from inspector.answers.roots import ConfiguredRoots
+from inspector.answers.roots import ConfiguredRoots, NoRootsGiven
 from inspector.answers.scripted import load_answers_file
 from inspector.answers.stub_model import StubModel
 
@@ -29,7 +29,8 @@ def build_answer_source(
 
     1. the answers file, if given (its ``"*"`` entry included);
     2. the stub model, for sampling, if ``stub_model``;
-    3. the configured roots, for roots/list, if any;
+    3. the configured roots, for roots/list; with none configured, no roots (``NoRootsGiven``: never a path the
+       user did not give, and the answer says how to give one);
     4. the ``on_missing`` policy, for whatever is left.
 
     ``roots`` are paths or ``file://`` URIs (``ValueError`` for other URIs); a bad answers file raises
@@ -42,7 +43,6 @@ def build_answer_source(
         sources.append(load_answers_file(answers_file, roots=configured))
     if model is not None:
         sources.append(model)
-    if configured.roots:
-        sources.append(configured)
+    sources.append(configured if configured.roots else NoRootsGiven())
     sources.append(Policy(on_missing, stub_model=model, roots=configured))
     return AnswerChain(*sources)

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from inspector.answers.base import InputRequest, InputResponse
 
 SOURCE: Final = "roots list"
+NO_ROOTS: Final = "no roots given (--root DIR offers one)"
+"""Who answered a roots/list when no roots were configured, as every face shows it: how to give some."""
 
 
 class Root(TypedDict):
@@ -74,3 +76,20 @@ class ConfiguredRoots:
         if request.get("method") != ROOTS:
             raise Skip(f"the configured roots only answer roots/list, not {describe_request(key, request)}")
         return Answer(self.result(), SOURCE)
+
+
+class NoRootsGiven:
+    """Answers ``roots/list`` with no roots when the user gave none: a server never learns a path the user did not
+    give (not the current folder, not a guess), and the answer's source says how to give one. Every other request
+    is ``Skip``."""
+
+    async def answer(self, key: str | None, request: InputRequest) -> Answer:
+        """``{"roots": []}`` for roots/list; ``Skip`` anything else."""
+        if request.get("method") != ROOTS:
+            raise Skip(f"no roots were given, which only answers roots/list, not {describe_request(key, request)}")
+        return no_roots_given()
+
+
+def no_roots_given() -> Answer:
+    """What a roots/list gets when no roots were configured: none, said by ``NO_ROOTS``."""
+    return Answer({"roots": []}, NO_ROOTS)

@@ -77,6 +77,8 @@ def round_json(round_: Round, times: TimeSplit | None = None, *, startup: bool =
         out["abandoned"] = round_.abandoned
     if round_.late:
         out["late"] = True
+    if round_.inferred_owner:
+        out["inferredOwner"] = True
     return out
 
 

@@ -141,6 +141,8 @@ def round_lines(
         line.append(f"  (no reply: the call ended {round_.abandoned})", style="yellow")
     if round_.late:
         line.append("  (late)", style="yellow")
+    if round_.inferred_owner:
+        line.append("  (call inferred: stdio)", style="dim")
     lines = [line]
     for answer in round_.answers:
         text = Text(f"  {cont}    answered ")

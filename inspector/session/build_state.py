@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.protocol.jsonrpc import RequestId
+from inspector.protocol.methods import INPUT_REQUIRED_METHODS, ROOTS
 from inspector.session import findings as lint
 from inspector.session.timeline import Call, ConsoleLine, Finding, Round, Timeline
 from inspector.session.timeline_events import ConsoleAppended, FindingRaised
@@ -112,20 +113,31 @@ class BuildState:
         self.timeline.emit(ConsoleAppended(line))
 
     def owner_of_server_request(self, reply_to: Any, method: str | None, params: Any) -> Call | None:
-        """Which call a legacy server request belongs to, by what the wire says: the POST whose stream carried it
-        (HTTP), the task its ``related-task`` ``_meta`` names; on stdio, the newest call in flight, except for
-        ``roots/list``, which servers ask for the session (server-everything, right after ``initialize``). None:
-        it belongs to no call (a session row)."""
+        """Which call a legacy server request belongs to (None: a session row); see ``attribute_server_request``."""
+        return self.attribute_server_request(reply_to, method, params)[0]
+
+    def attribute_server_request(self, reply_to: Any, method: str | None, params: Any) -> tuple[Call | None, bool]:
+        """(the call a legacy server request belongs to, or None for a session row; whether that was inferred).
+
+        Said by the wire: the POST whose stream carried it (HTTP), the task its ``related-task`` ``_meta`` names.
+        Inferred on stdio, where nothing on the wire says: the newest call in flight. A ``roots/list`` is also asked
+        for the session (server-everything asks right after ``initialize``), so it goes to a call only when exactly
+        one call that can ask the user something (a tool call, prompt get or resource read) is in flight: a tool
+        that lists roots for its own work (the SDKs' ``show_roots``) is then a round of that call, said inferred."""
         if isinstance(reply_to, int | str) and reply_to in self.in_flight:
-            return self.in_flight[reply_to].call
+            return self.in_flight[reply_to].call, False
         meta = params.get("_meta") if isinstance(params, dict) else None
         related = meta.get(RELATED_TASK) if isinstance(meta, dict) else None
         task_id = related.get("taskId") if isinstance(related, dict) else None
         if isinstance(task_id, str) and task_id in self.tasks:
-            return self.tasks[task_id]
-        if method == "roots/list" or reply_to is not None:
-            return None
+            return self.tasks[task_id], False
+        if reply_to is not None:
+            return None, False
+        if method == ROOTS:
+            asking = {id(item.call): item.call for item in self.in_flight.values()}
+            candidates = [call for call in asking.values() if call.method in INPUT_REQUIRED_METHODS]
+            return (candidates[0], True) if len(candidates) == 1 else (None, False)
         if self.in_flight:
-            return list(self.in_flight.values())[-1].call
+            return list(self.in_flight.values())[-1].call, True
         pending = [call for call in self.timeline.calls if call.in_flight]
-        return pending[-1] if pending else None
+        return (pending[-1], True) if pending else (None, False)

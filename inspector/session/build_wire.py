@@ -321,7 +321,7 @@ def _call_of(state: BuildState, round_: Round) -> Call:
 def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, reply_to: Any) -> None:
     message = parsed.message or {}
     params = message.get("params")
-    call = state.owner_of_server_request(reply_to, parsed.method, params)
+    call, inferred = state.attribute_server_request(reply_to, parsed.method, params)
     if call is None:
         _session_row(state, parsed, wire, params)
         return
@@ -331,6 +331,7 @@ def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, rep
         request_id=parsed.id,
         method=parsed.method or "",
         request=wire,
+        inferred_owner=inferred,
     )
     round_.input_requests = _asked(parsed, params)
     if state.timeline.era is not None and state.timeline.era.era == "modern":

@@ -7,9 +7,10 @@ answers interface as MRTR input requests, with no key: they become rounds of the
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Any
 
-from inspector.answers.base import Answer, AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
+from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
+from inspector.answers.roots import no_roots_given
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
@@ -116,12 +117,3 @@ class ServerRequestAnswerer:
 
     async def _reply(self, call: int | None, message: dict[str, Any]) -> None:
         await self.connection.send_response(call, message, protocol_version=self.version)
-
-
-NO_ROOTS: Final = "no roots given (--root DIR offers one)"
-"""Who answered a session's roots/list when no roots were configured, as every face shows it: how to give some."""
-
-
-def no_roots_given() -> Answer:
-    """What a session's own roots/list gets when no roots were configured: none."""
-    return Answer({"roots": []}, NO_ROOTS)

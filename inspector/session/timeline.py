@@ -13,7 +13,7 @@ import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from inspector.answers.base import YOU, Party
 from inspector.protocol.jsonrpc import JsonObject, RequestId
@@ -65,6 +65,13 @@ FAILED_STATUSES: frozenset[CallStatus] = frozenset(
     {"tool-error", "error", "no-answer", "round-cap", "cancelled", "failed", "detached"}
 )
 """A call that ended with one of these did not get what it asked for (shown in red, exit code other than 0)."""
+
+
+INFERRED_OWNER: Final = (
+    "put on this call by inference: over stdio nothing on the wire names the call a server request interrupts, "
+    "and this one was the call in flight"
+)
+"""What every face says of a round whose call was inferred (``Round.inferred_owner``)."""
 
 
 @dataclass(slots=True)
@@ -154,6 +161,9 @@ class Round:
     ended before the response came; every round of an ended call has an end."""
     late: bool = False
     """Its response (or a notification for it) came after the call had stopped waiting: shown, never lost."""
+    inferred_owner: bool = False
+    """A legacy server request put on this call by inference (over stdio nothing on the wire names the call it
+    interrupts: it went to the call in flight); the faces say so, in ``INFERRED_OWNER``'s words."""
     instance: str | None = None
     """Which server instance the request went to (``inspector lab`` routes rounds between instances A and B);
     None when the session spoke to one server only."""

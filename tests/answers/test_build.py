@@ -76,9 +76,12 @@ async def test_configured_roots_answer_roots_list(tmp_path: Path) -> None:
     assert answer.source == "roots list"
 
 
-async def test_no_roots_and_fail_policy_fails() -> None:
-    with pytest.raises(NoAnswer, match=r"no answer for legacy roots/list request"):
-        await build_answer_source().answer(None, roots())
+async def test_no_roots_given_answers_no_roots_and_says_how_to_give_one() -> None:
+    # (never the current folder: a server must not learn a path the user did not give)
+    answer = await build_answer_source().answer(None, roots())
+
+    assert answer.response == {"roots": []}
+    assert answer.source == "no roots given (--root DIR offers one)"
 
 
 async def test_star_stub_in_the_file_uses_the_configured_roots(tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def stdio_runs(folder: Path) -> dict[str, CliRun]:
             *server,
             *answering(folder),
         ],
-        # no --root and no answers: its roots/list is the session's, answered with no roots
+        # no --root and no answers: the roots/list that comes during it is answered with no roots
         "trigger-long-running-operation": [
             "call",
             "trigger-long-running-operation",
@@ -201,16 +201,20 @@ def test_stdio_call(stdio_runs: dict[str, CliRun], tool: str) -> None:
     check_call(stdio_runs[tool], tool, expected[tool], [method[tool]])
 
 
-def test_stdio_a_session_roots_request_never_changes_the_call(stdio_runs: dict[str, CliRun]) -> None:
-    """server-everything asks roots/list 350 ms after initialize, for the session: a session row answered from the
-    configured roots (none here: an empty list, never a path the user did not give, and the answer says how to give
-    one), never a round of the call in flight, never its status."""
+def test_stdio_a_roots_request_during_a_call_is_said_inferred_and_never_changes_its_status(
+    stdio_runs: dict[str, CliRun],
+) -> None:
+    """server-everything asks roots/list 350 ms after initialize, for the session, while the long-running call is
+    the one call in flight. On stdio nothing on the wire says whose it is (a tool's own roots/list, as the SDKs'
+    show_roots asks, looks the same): it is put on the call in flight and said inferred, answered from the configured
+    roots (none here: an empty list, never a path the user did not give, and the answer says how to give one), and
+    it never changes the call's status."""
     run = stdio_runs["trigger-long-running-operation"]
     assert run.code == 0, (run.code, run.stderr)
     doc = run.document()
     assert doc["status"] == "complete" and "Long running operation completed" in text_of(doc)
-    assert [r["kind"] for r in doc["rounds"]] == ["request"]
-    (roots,) = [row for row in doc["session"] if row["method"] == "roots/list"]
+    (roots,) = [r for r in doc["rounds"] if r["method"] == "roots/list"]
+    assert roots["kind"] == "server-request" and roots["inferredOwner"] is True
     assert roots["answers"][0]["source"] == "no roots given (--root DIR offers one)"
     assert roots["answers"][0]["response"] == {"roots": []}
     assert f"file://{Path.cwd()}" not in run.stdout + run.stderr, "the current folder is never offered"

@@ -107,9 +107,10 @@ def check(run: CliRun, tool: str, era: str) -> dict[str, Any]:
         ]
         assert [a["key"] for a in doc["rounds"][0]["answers"]] == [asked[0]]
     elif asked[1] == "roots/list" and doc["transport"] == "stdio":
-        # a session's roots/list: on stdio nothing ties it to the call, so it is a session row, answered
-        assert rounds == [("request", "tools/call", "complete", [])]
-        assert [(row["method"], row["answers"][0]["key"]) for row in doc["session"]] == [("roots/list", None)]
+        # show_roots' own roots/list: on stdio nothing on the wire names its call, so it is put on the one call in
+        # flight and said inferred (over HTTP the POST's stream names it)
+        assert rounds == [("request", "tools/call", "complete", []), ("server-request", "roots/list", "complete", [])]
+        assert doc["rounds"][1]["inferredOwner"] is True and doc["session"] == []
     else:
         assert rounds == [("request", "tools/call", "complete", []), ("server-request", asked[1], "complete", [])]
         assert [a["key"] for a in doc["rounds"][1]["answers"]] == [None]

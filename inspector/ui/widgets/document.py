@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from inspector.headless.render import STARTUP
 from inspector.headless.time_words import CONSENT_NOTE, duration, said_times, waits
 from inspector.protocol.sanitize import clean
+from inspector.session.timeline import INFERRED_OWNER
 from inspector.ui.widgets.content_blocks import ResultDocument, ResultView, size_text
 from inspector.ui.widgets.work_document import add_long_work
 
@@ -222,6 +223,8 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: 
         doc.add("dim", CONSENT_NOTE)
     if startup:
         doc.add("dim", f"This time {STARTUP}: the first request over stdio waits until the process reads it.")
+    if round_.inferred_owner:
+        doc.add("dim", f"This request was {INFERRED_OWNER}.")
     doc.heading("request (client → server)" if round_.kind == "request" else "request (server → client)")
     doc.wire(round_.request, unfold=unfold)
     _http(doc, round_.request.http, "request")

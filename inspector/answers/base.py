@@ -64,6 +64,11 @@ class Skip(NoAnswer):
     """
 
 
+class NotAsked(Skip):
+    """A ``Skip`` from a source the user did not configure (the empty roots given when no ``--root`` was): the chain
+    falls through without listing it among what it tried, which would tell the user of a source they never set."""
+
+
 class AnswerRefused(NoAnswer):
     """An answer was found but is not valid for the request (e.g. it fails ``requestedSchema``)."""
 

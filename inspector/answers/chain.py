@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.answers.base import AnswerRefused, NoAnswer, Skip, describe_request
+from inspector.answers.base import AnswerRefused, NoAnswer, NotAsked, Skip, describe_request
 
 if TYPE_CHECKING:
     from inspector.answers.base import Answer, AnswerSource, InputRequest
@@ -29,7 +29,8 @@ class AnswerChain:
             try:
                 answer = await source.answer(key, request)
             except Skip as exc:
-                skipped.append(exc.reason)
+                if not isinstance(exc, NotAsked):
+                    skipped.append(exc.reason)
                 continue
             except AnswerRefused:
                 raise

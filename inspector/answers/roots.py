@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
-from inspector.answers.base import Answer, Skip, describe_request
+from inspector.answers.base import Answer, NotAsked, Skip, describe_request
 from inspector.protocol.methods import ROOTS
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class NoRootsGiven:
     async def answer(self, key: str | None, request: InputRequest) -> Answer:
         """``{"roots": []}`` for roots/list; ``Skip`` anything else."""
         if request.get("method") != ROOTS:
-            raise Skip(f"no roots were given, which only answers roots/list, not {describe_request(key, request)}")
+            raise NotAsked(f"no roots were given, which only answers roots/list, not {describe_request(key, request)}")
         return no_roots_given()
 
 

@@ -204,6 +204,19 @@ class InspectorSession:
             raise
 
     def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
+        # (a legacy server that turns our refusal of its request into an error for the call: the call ended because
+        # nothing answered, or the user cancelled; that, not "error", is its status, and the error is kept)
+        answerer = self.negotiated.server_requests if self.negotiated is not None else None
+        if answerer is not None and call in answerer.cancelled:
+            return self.ledger.end(call, "cancelled", "the user cancelled the call", error=error.to_json())
+        if answerer is not None and call in answerer.unanswered:
+            return self.ledger.end(
+                call,
+                "no-answer",
+                answerer.unanswered[call],
+                error=error.to_json(),
+                hint=lint.CATALOG["no-answer"][1],
+            )
         legacy = self.negotiated is not None and self.negotiated.legacy
         hint = explain(error, method, legacy=legacy, tasks_declared=self._declares_tasks(capabilities))
         return self.ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json(), hint=hint)

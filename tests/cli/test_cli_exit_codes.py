@@ -124,6 +124,19 @@ def test_5_when_input_is_needed_and_no_answer_is_available() -> None:
     assert "no-answer" in said and "github_login" in said
 
 
+def test_5_too_when_a_legacy_server_turns_the_unanswered_request_into_an_error() -> None:
+    """The demo in the 2025 era asks elicitation/create; nothing answers it, so we refuse it, and the server then
+    ends the call with a JSON-RPC error: the call ended because nothing answered (5), not as an error (4), and only
+    the sources the user has are named."""
+    result = run_cli(
+        "call", "get_weather", "--args", '{"location": "Paris"}', "--demo", "--era", "legacy", "--no-record"
+    )
+    assert result.returncode == 5, (result.stdout, result.stderr)
+    said = " ".join(result.stderr.split())
+    assert "ended no-answer" in said and "pass --answers FILE" in said
+    assert "roots" not in said
+
+
 def test_6_when_the_round_cap_is_hit() -> None:
     args = '{"workItemId": 1, "fields": {}}'
     result = invoke(

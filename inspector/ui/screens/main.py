@@ -216,8 +216,9 @@ class MainScreen(Screen[None]):
         timeline, so the keys typed next still land somewhere visible."""
         wanted = panes.classes()
         if wanted != LAYOUT_CLASSES & set(self.classes):
-            self.remove_class(*LAYOUT_CLASSES)
-            self.add_class(*wanted)
+            # (one set_classes: a remove_class then an add_class restyled every widget of the screen twice; the
+            # restyle was a quarter of a resize's profile. bench_tui.py times a resize to its frame)
+            self.set_classes((set(self.classes) - LAYOUT_CLASSES) | wanted)
         focused = self.focused
         hidden = [self.query_one(PANE_IDS[pane]) for pane in PANES if not getattr(panes, pane)]
         if focused is not None and any(focused is pane or pane in focused.ancestors for pane in hidden):

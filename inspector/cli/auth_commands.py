@@ -13,7 +13,7 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.auth_render import expiry_text, login_summary, status_json, status_view, step_lines
+from inspector.headless.auth_render import LiveSteps, expiry_text, login_summary, status_json, status_view
 from inspector.headless.document import split_json
 from inspector.headless.terminal import out_console
 from inspector.protocol.sanitize import json_text, one_line
@@ -53,23 +53,24 @@ def login(
         session = build_session(
             target, opts.answer_source(), era=opts.era_mode(), record=record_to, timeout=opts.timeout, auth=auth
         )
-        shown = 0
+        live = LiveSteps(console)
 
         def show(_: TimelineEvent) -> None:
-            nonlocal shown
-            steps = session.log.builder.timeline.auth
-            if opts.as_json:
-                return
-            for step in steps[shown:]:
-                for line in step_lines(step, ""):
-                    console.print(line)
-            shown = len(steps)
+            if not opts.as_json:
+                live.show(session.log.builder.timeline.auth)
+
+        def before_error(message: str) -> None:
+            show_all = not opts.as_json
+            if show_all:  # (reading ``session.timeline`` writes what is queued: every step is in)
+                live.show(session.timeline.auth)
+            live.before_error(message)
 
         session.timeline.subscribe(show)
         try:
-            connected = await connect_or_report(session, as_json=opts.as_json)
+            connected = await connect_or_report(session, as_json=opts.as_json, before_error=before_error)
         finally:
             await session.close()
+        live.finish()
         if not connected:
             say_recorded(record_to)
             return EXIT_CONNECT

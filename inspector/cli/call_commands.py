@@ -26,7 +26,7 @@ from inspector.session.session import InspectorSession
 ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
 ONE_CALL = (
     Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS,
-    Group.LOGIN,
+    Group.TASKS, Group.LOGIN,
 )  # fmt: skip
 """The options of a command that makes one call."""
 
@@ -102,7 +102,10 @@ UNANSWERED_SHOWN = 10
 """The unanswered requests the text report names (one per concurrent caller at most; --json has every one)."""
 
 
-@connects(Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LIMITS, Group.LOGIN)
+@connects(
+    Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.JSON, Group.LIMITS, Group.TASKS,
+    Group.LOGIN,
+)  # fmt: skip
 def load(
     tool: Annotated[str, typer.Argument(help="The tool to call.")],
     args: ArgsOpt = "{}",

@@ -39,7 +39,7 @@ class StopWhen:
         if self._count is None or not isinstance(event, RoundUpdated | CallFinished):
             return
         span = event.call.listen
-        if span is not None and len(span.events) >= self._count:
+        if span is not None and span.events.count >= self._count:
             self._stop.set()
 
 

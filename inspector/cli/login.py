@@ -5,6 +5,10 @@ another machine and its redirect cannot reach us).
 
 Server text (the URL is built from the server's metadata) is printed through the sanitizer; a pasted address holds
 the authorization code, so it is never echoed.
+
+Before any of that, the login's addresses are judged (``protocol.login_urls``); on the command line
+``--accept-login-risks`` is what accepts the warnings (``FlagConsent``): without it such a login stops before
+anything is opened or sent, and its error says each warning and the flag.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Final
 from rich.console import Console
 from rich.text import Text
 
+from inspector.protocol.login_urls import ACCEPT_FLAG, LoginCheck
 from inspector.protocol.oauth import AuthorizationPrompt, BadRedirect, Landing, LoginHelpers, parse_landing
 from inspector.protocol.sanitize import clean, one_line
 
@@ -44,6 +49,28 @@ def terminal_here() -> bool:
         return sys.stdin.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class FlagConsent:
+    """``protocol.login_urls.RiskConsent`` on the command line: ``--accept-login-risks`` (``accepted``) accepts,
+    and each warning is printed on ``console`` first, so what was accepted is on the screen (None: the TUI owns the
+    terminal, and its login screen lists the steps); without the flag the login stops, and its error line says
+    every warning and the flag, once."""
+
+    waits_for_a_person: Final = False
+    how_to_accept: Final = f"look at these addresses; if you trust them, run again with {ACCEPT_FLAG}"
+
+    def __init__(self, accepted: bool, console: Console | None) -> None:
+        self._accepted = accepted
+        self._console = console
+
+    async def accept(self, check: LoginCheck) -> str | None:
+        if not self._accepted:
+            return None
+        if self._console is not None:
+            for risk in check.risks:
+                self._console.print(Text(f"warning: {clean(risk.message)}", style="yellow"), soft_wrap=True)
+        return f"{ACCEPT_FLAG} was given"
 
 
 class TerminalLogin:

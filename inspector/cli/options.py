@@ -23,6 +23,7 @@ from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
 from inspector.protocol.json_input import parse_object
 from inspector.replay.diff import JsonPath, PatternError, parse_pattern
+from inspector.session.tasks import TASK_TIMEOUT_S
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class Group(Enum):
     RECORD = "--record / --no-record"
     JSON = "--json"
     LIMITS = "--max-rounds, --timeout, --max-timeout"
+    TASKS = "--task-timeout: how long a task is followed before it is cancelled"
     LOGIN = "--no-login, the client to log in as, and how the browser is reached"
 
 
@@ -155,6 +157,15 @@ class ConnectOptions:
             "--max-timeout", min=0.1, help="Seconds progress notifications can keep one request waiting, in all."
         ),
     )
+    task_timeout: float = field(
+        default=TASK_TIMEOUT_S,
+        metadata=option(
+            "--task-timeout",
+            min=0.0,
+            help="Seconds a task is followed before it is cancelled (tasks/cancel, a task-timeout finding, exit 3); "
+            "0: no limit.",
+        ),
+    )
     no_login: bool = field(
         default=False,
         metadata=option("--no-login", help="Never start an OAuth login (CI): stored logins are used, else exit 3."),
@@ -193,6 +204,14 @@ class ConnectOptions:
             "--callback-port", min=1, max=65535, help="Loopback port for the login redirect (default: any)."
         ),
     )
+    accept_login_risks: bool = field(
+        default=False,
+        metadata=option(
+            "--accept-login-risks",
+            help="Go on with a login whose addresses were warned about (a user name before '@', an endpoint on "
+            "another origin, plain http off this machine); without it such a login stops before opening anything.",
+        ),
+    )
 
     def login(self) -> LoginChoices:
         """The login options, checked (a usage error says which is wrong)."""
@@ -214,6 +233,7 @@ class ConnectOptions:
             browser=not self.no_browser,
             timeout=self.login_timeout,
             callback_port=self.callback_port,
+            accept_risks=self.accept_login_risks,
         )
 
     def target(self, spec: str | None = None) -> Target:
@@ -257,6 +277,7 @@ class ConnectOptions:
             "timeout": self.timeout,
             "max_timeout": self.max_timeout,
             "log_level": self.log_level_asked(),
+            "task_timeout": self.task_timeout or None,
         }
 
     def answer_source(self) -> AnswerSource:
@@ -301,6 +322,8 @@ class LoginChoices:
     browser: bool = True
     timeout: float = 300.0
     callback_port: int | None = None
+    accept_risks: bool = False
+    """``--accept-login-risks``: the warnings about a login's addresses are accepted without asking."""
 
 
 _SHARED: Final[dict[Group, tuple[str, ...]]] = {
@@ -312,6 +335,7 @@ _SHARED: Final[dict[Group, tuple[str, ...]]] = {
     Group.RECORD: ("record", "no_record"),
     Group.JSON: ("as_json",),
     Group.LIMITS: ("max_rounds", "timeout", "max_timeout"),
+    Group.TASKS: ("task_timeout",),
     Group.LOGIN: (
         "no_login",
         "client_id",
@@ -321,6 +345,7 @@ _SHARED: Final[dict[Group, tuple[str, ...]]] = {
         "no_browser",
         "login_timeout",
         "callback_port",
+        "accept_login_risks",
     ),
 }
 """Group -> the ``ConnectOptions`` fields of its options, in the order --help lists them."""

@@ -80,12 +80,17 @@ def say_server_stderr(lines: list[str]) -> None:
         error_console().print(Text("  server: ", style="dim") + Text(clean(line)))
 
 
-async def connect_or_report(session: InspectorSession, *, as_json: bool = False) -> bool:
+async def connect_or_report(
+    session: InspectorSession, *, as_json: bool = False, before_error: Callable[[str], None] | None = None
+) -> bool:
     """Connect ``session``; when it cannot be, say why and what to try (with the server's stderr; with ``as_json``
-    also as a short document on stdout) and return False."""
+    also as a short document on stdout) and return False. ``before_error``: told the message just before the error
+    line is printed (``auth login`` leaves out the step that says the same)."""
     try:
         await session.connect()
     except (ConnectError, TransportStartError) as failure:
+        if before_error is not None:
+            before_error(failure.message)
         say_error(failure.message, failure.hint, redactor=session.redactor)
         stderr = getattr(failure, "stderr", None) or [
             line.text for line in session.timeline.console if line.source == "stderr"

@@ -22,7 +22,10 @@ from inspector.session.task_store import known_tasks
 
 tasks = typer.Typer(help="Tasks made earlier: list them, look at one again by its id, wait for it, cancel it.")
 IdArg = Annotated[str, typer.Argument(help="The task id (see `inspector task list`).")]
-FOLLOW = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS)
+FOLLOW = (
+    Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON, Group.LIMITS,
+    Group.TASKS,
+)  # fmt: skip
 
 
 @tasks.command("list")

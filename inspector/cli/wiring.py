@@ -109,6 +109,7 @@ class SessionSettings(TypedDict, total=False):
     modern_version: str
     tasks: bool
     log_level: str | None
+    task_timeout: float | None
 
 
 def build_session(
@@ -195,7 +196,8 @@ def login_config(
     login instead of the terminal's (the TUI's login screen, which takes a pasted redirect itself)."""
     if target.kind != "http":
         return None
-    from inspector.cli.login import TerminalLogin, browser_here, terminal_here
+    from inspector.cli.login import FlagConsent, TerminalLogin, browser_here, terminal_here
+    from inspector.protocol.login_urls import RiskConsent
     from inspector.session.token_store import open_store
     from inspector.transport.oauth.config import AuthConfig, Credentials
 
@@ -216,6 +218,11 @@ def login_config(
             else "there is no browser here and no terminal to paste the redirect into"
         )
     credentials = Credentials(choices.client_id, choices.client_secret, client_metadata_url=choices.client_metadata_url)
+    # The warnings about a login's addresses: the flag accepts them; else the face's own screen asks (the TUI's),
+    # else the login stops, saying which flag goes on.
+    consent: RiskConsent | FlagConsent = FlagConsent(choices.accept_risks, None if quiet else console or err_console())
+    if isinstance(face, RiskConsent) and not choices.accept_risks:
+        consent = face
     return AuthConfig(
         store if store is not None else open_store(),
         login,
@@ -223,6 +230,7 @@ def login_config(
         callback_port=choices.callback_port,
         login_timeout=choices.timeout,
         no_login_reason=reason,
+        consent=consent,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -62,6 +62,47 @@ def step_lines(step: AuthStep, indent: str = "  ", person_ms: float | None = Non
     if step.hint:
         lines.append(Text(f"{indent}    try: {one_line(step.hint, 240)}", style="bold"))
     return lines
+
+
+class LiveSteps:
+    """The steps of ``inspector auth login`` printed as they happen, but for one: a failed or refused decision with
+    something to try is held until the next step. A login's last one is the failure the error line then says, with
+    the same hint; printed as a step too, its text (a whole error answer, every warning about an address) came out
+    twice. Held, it is printed when a step follows it, or when the error says something else."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._shown = 0
+        self._held: AuthStep | None = None
+
+    def show(self, steps: list[AuthStep]) -> None:
+        """Print the steps not printed yet (the last one held, when it is such a failure)."""
+        for step in steps[self._shown :]:
+            self._release()
+            if step.http is None and step.outcome in ("refused", "failed") and step.hint:
+                self._held = step
+            else:
+                self._print(step)
+        self._shown = len(steps)
+
+    def before_error(self, message: str) -> None:
+        """The error line says ``message`` next: the held failure is dropped when it says the same."""
+        held, self._held = self._held, None
+        if held is not None and held.what not in message:
+            self._print(held)
+
+    def finish(self) -> None:
+        """The login ended without an error line: the held step is printed."""
+        self._release()
+
+    def _release(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            self._print(held)
+
+    def _print(self, step: AuthStep) -> None:
+        for line in step_lines(step, ""):
+            self._console.print(line)
 
 
 def steps_lines(steps: list[AuthStep], indent: str, until: float | None) -> list[Text]:

@@ -71,8 +71,11 @@ def round_json(round_: Round, times: TimeSplit | None = None, *, startup: bool =
         out["answers"] = [answer_json(a) for a in round_.answers]
     if round_.error is not None:
         out["error"] = round_.error
-    if round_.notifications:
-        out["notifications"] = [notification_json(n) for n in round_.notifications]
+    notes = round_.notifications
+    if notes:  # (the newest kept, and how many came: a flood's every one is in the recording)
+        out["notificationCount"] = notes.count
+        out["notificationsByMethod"] = dict(notes.by_method)
+        out["notifications"] = [notification_json(n) for n in notes]
     if round_.abandoned is not None:
         out["abandoned"] = round_.abandoned
     if round_.late:
@@ -121,12 +124,15 @@ def task_json(span: TaskSpan) -> JsonObject:
 
 
 def listen_json(span: ListenSpan) -> JsonObject:
-    """A call's subscription: what was asked and honoured, when it was acknowledged, every event, how it ended."""
+    """A call's subscription: what was asked and honoured, when it was acknowledged, how many events came (by
+    method) and the newest of them, how it ended."""
     return {
         "subscriptionId": span.subscription_id,
         "asked": span.asked,
         "honoured": span.honoured,
         "ackT": None if span.ack_at is None else round(span.ack_at, 6),
+        "eventCount": span.events.count,
+        "eventsByMethod": dict(span.events.by_method),
         "events": [notification_json(e) for e in span.events],
         "end": span.end,
     }

@@ -158,12 +158,27 @@ def round_lines(
         text = Text(f"  {cont}    requestState {state.length} chars · sha256 {state.sha256[:12]}… · ")
         text.append(echo, style={True: "green", False: "red", None: "dim"}[state.echoed])
         lines.append(text)
-    progress = [n for n in round_.notifications if n.message and n.message.get("method") == "notifications/progress"]
-    if progress:
-        lines.append(Text(f"  {cont}    {len(progress)} progress notification(s)", style="dim"))
-    lines.extend(log_line(note.message, f"  {cont}    ") for note in round_.notifications if is_log(note.message))
+    notes = round_.notifications
+    if notes.left_out:  # (a flood: the round keeps the newest, the recording every one)
+        lines.append(Text(f"  {cont}    {notes.said('notification')}{by_method(notes.by_method)}", style="dim"))
+    progress = notes.of("notifications/progress")
+    if progress and not notes.left_out:  # (folded: the line above counts them by method)
+        lines.append(Text(f"  {cont}    {progress:,} progress notification(s)", style="dim"))
+    logs = [note.message for note in notes if is_log(note.message)]
+    if len(logs) < notes.of(LOG):
+        lines.append(Text(f"  {cont}    {notes.of(LOG) - len(logs):,} earlier log(s) not shown", style="dim"))
+    lines.extend(log_line(message, f"  {cont}    ") for message in logs)
     lines.extend(finding_line(f, f"  {cont}    ") for f in round_.findings)
     return lines
+
+
+LOG: Final = "notifications/message"
+
+
+def by_method(counts: Mapping[str, int]) -> str:
+    """A folded round's or subscription's counts by method: `` · notifications/progress 239,990, ...``."""
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    return " · " + ", ".join(f"{one_line(method, 60)} {n:,}" for method, n in ranked) if ranked else ""
 
 
 LOG_STYLE: Final = {"debug": "dim", "info": "cyan", "notice": "cyan", "warning": "yellow"}
@@ -172,7 +187,7 @@ LOG_STYLE: Final = {"debug": "dim", "info": "cyan", "notice": "cyan", "warning":
 
 def is_log(message: JsonObject | None) -> bool:
     """Whether a message is a server log (``notifications/message``)."""
-    return message is not None and message.get("method") == "notifications/message"
+    return message is not None and message.get("method") == LOG
 
 
 def log_line(message: JsonObject | None, indent: str) -> Text:
@@ -240,15 +255,20 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
 
 
 def listen_lines(span: ListenSpan, since: float, shown: int = 20) -> list[Text]:
-    """A subscription: its summary, then its events (the first ``shown``), each with its time from the call's
-    start."""
+    """A subscription: its summary, then its events (the last ``shown``, after how many came before them), each with
+    its time from the call's start."""
     lines = [Text(f"  subscription · {span.summary()}", style="cyan")]
-    for event in span.events[:shown]:
+    events = span.events
+    listed = events.newest(shown)
+    if events.count > len(listed):
+        more = f"    {events.said('event', len(listed))}{by_method(events.by_method)}"
+        if events.left_out == 0:
+            more += " (--json lists every one)"
+        lines.append(Text(more, style="dim"))
+    for event in listed:
         line = Text(f"    +{event.at - since:.3f}s ", style="dim")
         line.append(one_line(event_gist(event.message or {}), 120))
         lines.append(line)
-    if len(span.events) > shown:
-        lines.append(Text(f"    … {len(span.events) - shown} more (--json lists every one)", style="dim"))
     return lines
 
 

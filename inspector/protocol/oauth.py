@@ -33,14 +33,16 @@ Step = Literal[
     "authorization-server-metadata",
     "registration",
     "scope",
+    "addresses",
     "authorization",
     "callback",
     "token",
     "refresh",
     "retry",
 ]
-"""The steps of a login, in the order they happen (``scope`` and ``callback`` are decisions with no request of
-their own; ``refresh`` replaces the rest when a refresh token still works)."""
+"""The steps of a login, in the order they happen (``scope``, ``addresses`` and ``callback`` are decisions with no
+request of their own; ``addresses`` is told only when an address the login would open or send secrets to is worth
+a warning: ``protocol.login_urls``; ``refresh`` replaces the rest when a refresh token still works)."""
 STEPS: Final[tuple[Step, ...]] = get_args(Step)
 METADATA_STEPS: Final[tuple[Step, ...]] = ("protected-resource-metadata", "authorization-server-metadata")
 """The steps that look for OAuth metadata, each trying its places in turn (a "not here" moves to the next)."""
@@ -50,6 +52,7 @@ STEP_TITLES: Final[dict[Step, str]] = {
     "authorization-server-metadata": "authorization server metadata",
     "registration": "client",
     "scope": "scope",
+    "addresses": "addresses",
     "authorization": "authorization",
     "callback": "redirect",
     "token": "token",
@@ -352,6 +355,9 @@ class AuthorizationPrompt:
     """The MCP server the login is for."""
     issuer: str | None
     scope: str | None
+    warnings: tuple[str, ...] = ()
+    """What was said about its addresses and accepted before it was shown (``protocol.login_urls``): a face shows
+    them beside the URL."""
 
 
 class LoginHelpers(Protocol):

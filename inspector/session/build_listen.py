@@ -51,20 +51,23 @@ def notified(state: BuildState, call: Call, method: str, params: JsonObject, wir
         return
     if method == ACKNOWLEDGED:
         if span.honoured is not None:
-            state.on_round("listen-ack-twice", "the subscription was acknowledged again", call, round_)
+            if not _told(round_, "listen-ack-twice"):  # (once: a server acknowledging in a loop is one finding)
+                state.on_round("listen-ack-twice", "the subscription was acknowledged again", call, round_)
             return
         honoured = params.get("notifications")
         span.honoured = honoured if isinstance(honoured, dict) else {}
         span.ack_at = wire.at
         if span.events:
-            state.on_round("listen-ack-not-first", f"{len(span.events)} notification(s) came before it", call, round_)
+            state.on_round("listen-ack-not-first", f"{span.events.count} notification(s) came before it", call, round_)
         _compare(state, call, round_, span)
         return
     span.events.append(wire)
-    if span.honoured is None and len(span.events) == 1:
+    if span.honoured is None and span.events.count == 1:
         state.on_round("listen-ack-not-first", f"{method} came before the acknowledgement", call, round_)
     kind = KIND_OF_NOTIFICATION.get(method)
-    if span.honoured is not None and kind is not None and not span.honoured.get(kind):
+    unrequested = span.honoured is not None and kind is not None and not span.honoured.get(kind)
+    # (once a method: a storm of what was not asked for is one finding; its count is the subscription's)
+    if unrequested and not _told(round_, "listen-unrequested", method):
         state.on_round("listen-unrequested", f"{method} came, which the subscription did not honour", call, round_)
 
 
@@ -107,6 +110,11 @@ def _compare(state: BuildState, call: Call, round_: Round, span: ListenSpan) -> 
         state.on_round("listen-ack-differs", f"the server will not send {what}", call, round_)
     if extra:
         state.on_round("listen-ack-extra", f"acknowledged what was not asked: {', '.join(extra)}", call, round_)
+
+
+def _told(round_: Round, code: str, about: str = "") -> bool:
+    """Whether the listen's round has the finding ``code`` already (about ``about``, the start of its message)."""
+    return any(found.code == code and found.message.startswith(about) for found in round_.findings)
 
 
 def _key(request_id: RequestId) -> str:

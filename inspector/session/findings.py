@@ -144,6 +144,11 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "pollIntervalMs says how often to ask tasks/get; the inspector keeps to 50 ms - 5 min, so 0 is no busy loop "
         "and a huge hint no hang.",
     ),
+    "task-timeout": (
+        "warning",
+        "A task that never ends would be polled for as long as the session lasts; after --task-timeout (10 min by "
+        "default, 0: no limit) the inspector asks the server to cancel it.",
+    ),
     "task-related-meta-missing": (
         "warning",
         "2025-11-25: tasks/result carries _meta io.modelcontextprotocol/related-task, naming the task it is for.",

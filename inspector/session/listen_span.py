@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
+from inspector.session.recent_events import RecentEvents
 
 if TYPE_CHECKING:
     from inspector.session.timeline import WireMessage
@@ -75,7 +76,8 @@ class ListenSpan:
     honoured: JsonObject | None = None
     """What the acknowledgement said the server will send (None: not acknowledged yet)."""
     ack_at: float | None = None
-    events: list[WireMessage] = field(default_factory=list)
+    events: RecentEvents[WireMessage] = field(default_factory=RecentEvents)
+    """Every event counted, the newest kept (a storm of updates must not fill the memory; the recording has all)."""
     end: ListenEnd | None = None
 
     def kinds(self) -> list[str]:
@@ -93,6 +95,6 @@ class ListenSpan:
             said = "not acknowledged"
         else:
             said = "honours " + (", ".join(self.kinds()) or "nothing")
-        events = f"{len(self.events)} event{'s' if len(self.events) != 1 else ''}"
+        events = f"{self.events.count:,} event{'s' if self.events.count != 1 else ''}"
         end = END_SAID[self.end] if self.end is not None else "listening"
         return f"{said} · {events} · {end}"

@@ -40,6 +40,7 @@ from inspector.session.session_log import SessionLog
 from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
 from inspector.session.task_store import TaskStore
+from inspector.session.tasks import TASK_TIMEOUT_S
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
 from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
@@ -76,6 +77,7 @@ class InspectorSession:
         tasks: bool = True,
         log_level: str | None = None,
         task_store: TaskStore | None = None,
+        task_timeout: float | None = TASK_TIMEOUT_S,
     ) -> None:
         self.redactor = Redactor(secrets)
         """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
@@ -106,8 +108,9 @@ class InspectorSession:
         self._held_back: set[int] = set()
         """Calls cancelled while nothing of them was on the wire: their next request is not sent (``cancel``)."""
         calls = CallServices(self.ledger, self._send, self.settle)
-        self.tasks = TaskFollower(calls, task_store)
-        """Follows the tasks the calls create (and cancels them)."""
+        self.tasks = TaskFollower(calls, task_store, task_timeout or None)
+        """Follows the tasks the calls create (and cancels them, and those that run past ``task_timeout``, in
+        seconds: 0 or None, no limit)."""
         self.subscriber = Subscriber(calls, self.connection)
         self.lister = CatalogLister(calls, http=transport.kind == "http")
 

@@ -12,13 +12,14 @@ import dataclasses
 from collections.abc import Callable
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.session import findings as lint
 from inspector.session.build_state import RELATED_TASK
 from inspector.session.calls import CallServices
 from inspector.session.eager import start_now
 from inspector.session.outcome import Outcome
 from inspector.session.task_span import TaskShape
 from inspector.session.task_store import TaskStore
-from inspector.session.tasks import TaskEnd, drive_task, task_of
+from inspector.session.tasks import AFTER_CANCEL_S, TASK_TIMEOUT_S, TaskEnd, drive_task, task_of
 from inspector.session.timeline import CallStatus
 
 
@@ -61,10 +62,14 @@ def created_shape(method: str, sent: JsonObject, result: JsonObject, *, declared
 class TaskFollower:
     """Drives the tasks of a session's calls, one driver per call, and lets a call's task be cancelled."""
 
-    def __init__(self, calls: CallServices, store: TaskStore | None = None) -> None:
+    def __init__(
+        self, calls: CallServices, store: TaskStore | None = None, timeout_s: float | None = TASK_TIMEOUT_S
+    ) -> None:
         self._calls = calls
         self.store = store
         """Where the ids of the tasks followed are kept (``inspector task get ID`` finds them again)."""
+        self.timeout_s = timeout_s
+        """How long a task is followed before it is cancelled, with a ``task-timeout`` finding (None: no limit)."""
         self._cancels: dict[int, asyncio.Event] = {}
         self._send_cancel: dict[int, Callable[[], object]] = {}
 
@@ -144,6 +149,7 @@ class TaskFollower:
                 cancel=cancel,
                 answer=answer,
                 cancel_requested=event,
+                timeout_s=self.timeout_s,
             )
         finally:
             self._cancels.pop(call, None)
@@ -174,6 +180,8 @@ class TaskFollower:
 
     def _outcome(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
         ledger = self._calls.ledger
+        if end.timed_out:
+            return self._timed_out(call, task_id, end)
         if end.status == "detached":
             return ledger.end(
                 call,
@@ -191,3 +199,27 @@ class TaskFollower:
         status: CallStatus = "tool-error" if result.get("isError") is True else "complete"
         detail = "cancel was asked, and the task completed anyway" if end.cancel_sent else ""
         return ledger.end(call, status, detail, result=end.result)
+
+    def _timed_out(self, call: int, task_id: str, end: TaskEnd) -> Outcome:
+        """The task ran past ``timeout_s`` and was cancelled: a ``task-timeout`` finding, and the call fails as a
+        request that timed out does (exit 3), unless the task completed anyway (then its result stands)."""
+        ledger = self._calls.ledger
+        limit = f"--task-timeout {self.timeout_s:g} s"
+        said = {
+            "cancelled": "the server cancelled it",
+            "detached": f"it still ran {AFTER_CANCEL_S:g} s later, when this session stopped following it",
+        }.get(end.status, f"it ended {end.status} anyway")
+        ledger.finding(
+            lint.make(
+                "task-timeout", f"the task {task_id} still ran after {limit}: tasks/cancel was sent, {said}", call=call
+            )
+        )
+        if end.status in ("completed", "failed"):
+            return self._outcome(call, task_id, dataclasses.replace(end, timed_out=False))
+        again = f"; inspector task get {task_id} --wait follows it again" if end.status == "detached" else ""
+        return ledger.end(
+            call,
+            "failed",
+            f"the task {task_id} ran past {limit} and was cancelled: {said}",
+            hint=f"raise --task-timeout (0: no limit) if the task is meant to run longer{again}",
+        )

@@ -18,6 +18,9 @@ The rules (the Tasks extension, ext-tasks ``specification/draft/tasks.md``, and 
 - cancelling is cooperative: ``tasks/cancel`` is sent once (never ``notifications/cancelled`` for a task), then the
   task is followed until it ends, so the timeline shows what it really did (cancelled, or completed anyway); when it
   has not ended ``after_cancel_s`` later, the driver stops following it (``detached``);
+- a task still running ``timeout_s`` after the driver began to follow it (``--task-timeout``, ``TASK_TIMEOUT_S`` by
+  default) is cancelled the same way, and its end says it timed out (``TaskEnd.timed_out``): a task the server
+  never ends must not be polled for as long as the session lasts;
 - 2025-11-25: on ``input_required`` the client calls ``tasks/result`` (the server's requests arrive on it and are
   answered like any legacy server request); at the end, ``tasks/result`` gives the payload. A ``tasks/result``
   that answers ``input_required`` itself is SEP-2322's persistent workflow: its keys are answered and sent back
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -46,6 +50,11 @@ CancelFn = Callable[[], Awaitable[JsonObject]]
 
 AFTER_CANCEL_S: Final = 30.0
 """How long a cancelled task is followed before the driver stops waiting for it to end."""
+TASK_TIMEOUT_S: Final = 600.0
+"""How long a task is followed before it is cancelled (``--task-timeout``; 0 or None: no limit). A task the server
+never ends was polled for as long as the session lasted (every 50 ms with a hint of 0: the recording grew 1 MB a
+minute), and the call waiting on it never ended. Ten minutes is far beyond the tasks of the demo and of the
+conformance suite, and short enough for a CI job to report the task rather than be killed by its own time limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +66,8 @@ class TaskEnd:
     result: JsonObject | None = None
     error: JsonObject | None = None
     cancel_sent: bool = False
+    timed_out: bool = False
+    """The driver cancelled the task because it ran past its ``timeout_s``."""
 
 
 def task_of(created: JsonObject, shape: TaskShape) -> JsonObject:
@@ -80,18 +91,26 @@ async def drive_task(
     sleep: SleepFn = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
     after_cancel_s: float = AFTER_CANCEL_S,
+    timeout_s: float | None = None,
 ) -> TaskEnd:
     """Follow the task of ``created`` to its end (see the module docstring); raises what the closures raise
-    (an ``RpcError`` from a poll: the task is unknown or expired)."""
+    (an ``RpcError`` from a poll: the task is unknown or expired). ``timeout_s``: cancel it when it still runs
+    that long after now (None or 0: never)."""
     task = task_of(created, shape)
     answered: set[str] = set()
     cancel_sent = False
+    timed_out = False
     give_up_at: float | None = None
+    deadline = clock() + timeout_s if timeout_s else None
     outcome: JsonObject | None = None
     while True:
         status = task.get("status")
         if status in TERMINAL_TASK_STATUSES:
-            return await _ended(task, shape, result, outcome, cancel_sent)
+            end = await _ended(task, shape, result, outcome, cancel_sent)
+            return dataclasses.replace(end, timed_out=timed_out) if timed_out else end
+        if deadline is not None and not cancel_requested.is_set() and clock() >= deadline:
+            timed_out = True
+            cancel_requested.set()  # (cancelled as a person's cancel is: once, then followed to what it did)
         if cancel_requested.is_set() and not cancel_sent:
             await cancel()
             cancel_sent = True
@@ -101,7 +120,12 @@ async def drive_task(
                 if shape == "ext-2026":
                     await _answer_new(task.get("inputRequests"), answered, answer, update)
                 elif result is not None:
-                    outcome = await _blocking_result(result, cancel_requested)
+                    left = deadline - clock() if deadline is not None else None
+                    outcome = await _blocking_result(result, cancel_requested, left)
+                    if outcome is None and not cancel_requested.is_set():  # the deadline came while it blocked
+                        timed_out = True
+                        cancel_requested.set()
+                        continue
                     if outcome is not None and outcome.get("resultType") == "input_required":
                         shape = "seed-2322"
                         await _answer_new(outcome.get("inputRequests"), answered, answer, update)
@@ -111,8 +135,13 @@ async def drive_task(
                 outcome = None
                 continue
         if give_up_at is not None and clock() >= give_up_at:
-            return TaskEnd("detached", cancel_sent=cancel_sent)
-        await _wait(poll_wait_s(poll_hint_ms(task)), cancel_requested if not cancel_sent else None, sleep)
+            return TaskEnd("detached", cancel_sent=cancel_sent, timed_out=timed_out)
+        wait = poll_wait_s(poll_hint_ms(task))
+        if deadline is not None and not cancel_sent:
+            wait = min(wait, max(deadline - clock(), 0.0))  # (a poll hint of minutes must not outlast the timeout)
+        await _wait(wait, cancel_requested if not cancel_sent else None, sleep)
+        if deadline is not None and not cancel_sent and clock() >= deadline:
+            continue  # (due now: cancelled at the top, without one more poll first)
         task = await get()
 
 
@@ -130,13 +159,17 @@ async def _answer_new(requests: object, answered: set[str], answer: AnswerFn, up
         await update(responses)
 
 
-async def _blocking_result(result: ResultFn, cancel_requested: asyncio.Event) -> JsonObject | None:
+async def _blocking_result(
+    result: ResultFn, cancel_requested: asyncio.Event, timeout_s: float | None = None
+) -> JsonObject | None:
     """2025 ``tasks/result`` while the task waits for input: it returns when the task ended (or, SEP-2322, with the
-    input requests). A cancel requested meanwhile leaves it running and returns None, so the cancel is sent."""
+    input requests). A cancel requested meanwhile, or ``timeout_s`` passing, leaves it running and returns None, so
+    the cancel is sent."""
     fetching = asyncio.ensure_future(result())
     waiting = asyncio.ensure_future(cancel_requested.wait())
     try:
-        await asyncio.wait({fetching, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        timeout = max(timeout_s, 0.0) if timeout_s is not None else None
+        await asyncio.wait({fetching, waiting}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     finally:
         waiting.cancel()
     if fetching.done():

@@ -163,9 +163,11 @@ class ConsentWait:
 
 
 def _ends_the_wait(step: LoginStep) -> bool:
-    """The redirect came back (or was refused), or the login stopped: the person's part is over. (A stray redirect
-    with another state is told as an ``authorization`` step that is refused, and the wait goes on.)"""
-    return step.step == "callback" or step.outcome == "failed"
+    """The redirect came back (or was refused), the warnings about the login's addresses were answered, or the
+    login stopped: the person's part is over. (A stray redirect with another state is told as an ``authorization``
+    step that is refused, and the wait goes on.)"""
+    answered = step.step == "addresses" and step.outcome != "waiting"
+    return step.step == "callback" or step.outcome == "failed" or answered
 
 
 def consent_waits(steps: Sequence[LoginStep], until: float | None) -> list[ConsentWait]:

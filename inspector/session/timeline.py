@@ -20,6 +20,7 @@ from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.session.http_info import HttpInfo
 from inspector.session.listen_span import ListenSpan
+from inspector.session.recent_events import Recent, RecentEvents, recent_lines
 from inspector.session.task_span import TaskSpan
 from inspector.session.time_split import (
     NOBODY,
@@ -154,7 +155,9 @@ class Round:
     """The state this round's response carried (the next round must echo it)."""
     echoed_state: str | None = None
     """The requestState this round's request carried (what we echoed from the previous round)."""
-    notifications: list[WireMessage] = field(default_factory=list)
+    notifications: RecentEvents[WireMessage] = field(default_factory=RecentEvents)
+    """The notifications that came for it (and those we sent on it): every one counted, the newest kept (a flood
+    must not fill the memory; the recording has them all)."""
     findings: list[Finding] = field(default_factory=list)
     abandoned: str | None = None
     """Why the call stopped waiting for this round's response (its end status: cancelled, failed...), when it
@@ -392,11 +395,14 @@ class Timeline:
     calls: list[Call] = field(default_factory=list)
     let_go_through: int = 0
     """The highest index of a call let go (0: none): the next call is numbered after it, kept calls or not."""
-    console: list[ConsoleLine] = field(default_factory=list)
+    console: Recent[ConsoleLine] = field(default_factory=recent_lines)
+    """Stderr lines, logs and transport notes: every one counted, the newest kept (a server that logs without end
+    must not fill the memory; the recording has them all)."""
     findings: list[Finding] = field(default_factory=list)
     """Every finding, session-wide, in the order raised (round and call findings included)."""
-    unmatched: list[WireMessage] = field(default_factory=list)
-    """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications."""
+    unmatched: Recent[WireMessage] = field(default_factory=recent_lines)
+    """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications (counted, the
+    newest kept)."""
     session: list[Round] = field(default_factory=list)
     """Server requests that belong to no call (``roots/list`` right after ``initialize``), in order, with our
     answers: session rows, never a round of a call."""

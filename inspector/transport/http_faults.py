@@ -50,14 +50,30 @@ def media_type(content_type: str | None) -> str:
     return (content_type or "").partition(";")[0].strip().lower()
 
 
-def excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:
-    """The first ``limit`` characters of a body, readable: an HTML page loses its tags, whitespace is collapsed."""
+def readable(body: str) -> str:
+    """A body as one line of text: an HTML page loses its tags, whitespace is collapsed."""
     text = body
     if "<" in text and re.search(r"<\s*(html|body|head|title|h1|p|div|!doctype)", text, re.IGNORECASE):
         text = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", " ", text)
         text = html.unescape(re.sub(r"<[^>]*>", " ", text))
-    text = " ".join(text.split())
+    return " ".join(text.split())
+
+
+def excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:
+    """The first ``limit`` characters of a body, readable (``readable``)."""
+    text = readable(body)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def sized_excerpt(body: str, size: int, limit: int, *, more: bool = False) -> str:
+    """``excerpt``, and when the body had to be cut, how big it is and where the whole of it is: a 70 KB error
+    page is said in a line, not printed whole (``size``: its bytes; ``more``: it was longer than the ``size``
+    bytes read, which are what the recording keeps)."""
+    text = readable(body)
+    if len(text) <= limit and not more:
+        return text
+    whole = f"more than {size:,} bytes; the first {size:,}" if more else f"{size:,} bytes; the whole body"
+    return f"{text[: limit - 1]}… ({whole} {'are' if more else 'is'} in the recording)"
 
 
 def looks_like_jsonrpc(body: str) -> bool:

@@ -2,6 +2,10 @@
 browser opens on it when there is one, and whichever comes first ends the wait: the browser's redirect reaching
 the loopback callback, the address the browser ended on pasted into the screen (over SSH), or ``x`` (stop).
 
+Before the browser opens, the login's addresses may have been warned about (``protocol.login_urls``: a user name
+before '@', an endpoint on another origin, plain http off this machine): then the screen shows the warnings and
+asks (``accept``: y goes on, n refuses), and nothing is opened or sent until the person answers.
+
 The URL is built from the server's metadata: it is shown through the sanitizer and never fetched here; one that
 holds a hidden character is neither opened nor copied. A pasted address carries the authorization code: it is
 parsed, never shown or kept. The browser opens in a thread of its own, never waited for (``webbrowser`` waits for
@@ -17,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from inspector.protocol.login_urls import LoginCheck
 from inspector.protocol.oauth import (
     AuthorizationPrompt,
     BadRedirect,
@@ -30,9 +35,12 @@ from inspector.ui.modals.url_check import open_in_browser
 
 Opener = Callable[[str], bool]
 """Opens a URL in the person's browser; False when none could be opened."""
-State = Literal["idle", "opening", "opened", "no-browser", "hidden", "landed", "pasted", "stopped", "failed"]
+State = Literal["idle", "confirm", "opening", "opened", "no-browser", "hidden", "landed", "pasted", "stopped", "failed"]
 STOPPED: Final = "stopped from the login screen (x)"
 STOPPED_HINT: Final = "log in again: r on the main screen retries the connection, or make the call again"
+ACCEPT_HINT: Final = (
+    "if you trust these addresses, log in again (r on the main screen retries) and accept them on the login screen (y)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +50,16 @@ class LoginNow:
     prompt: AuthorizationPrompt | None
     state: State
     note: str = ""
+    check: LoginCheck | None = None
+    """The warnings about the login's addresses waiting for the person's answer (state ``confirm``)."""
 
 
 class ScreenLogin:
-    """``protocol.oauth.Login`` for the TUI (see the module docstring). ``opener``: None when there is no browser on
-    this machine (the URL is then copied and opened by hand)."""
+    """``protocol.oauth.Login`` and ``protocol.login_urls.RiskConsent`` for the TUI (see the module docstring).
+    ``opener``: None when there is no browser on this machine (the URL is then copied and opened by hand)."""
+
+    waits_for_a_person: Final = True
+    how_to_accept: Final = ACCEPT_HINT
 
     def __init__(self, opener: Opener | None = open_in_browser) -> None:
         self.opener = opener
@@ -56,6 +69,7 @@ class ScreenLogin:
         self._listeners: list[Callable[[LoginNow], None]] = []
         self._pasted: asyncio.Future[Landing] | None = None
         self._stopped: asyncio.Future[Landing] | None = None
+        self._answer: asyncio.Future[bool] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def attach(self, show: Callable[[], None]) -> None:
@@ -67,8 +81,10 @@ class ScreenLogin:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def _tell(self, state: State, note: str = "", prompt: AuthorizationPrompt | None = None) -> None:
-        self.now = LoginNow(prompt if prompt is not None else self.now.prompt, state, note)
+    def _tell(
+        self, state: State, note: str = "", prompt: AuthorizationPrompt | None = None, check: LoginCheck | None = None
+    ) -> None:
+        self.now = LoginNow(prompt if prompt is not None else self.now.prompt, state, note, check)
         for listener in list(self._listeners):
             listener(self.now)
 
@@ -76,6 +92,31 @@ class ScreenLogin:
     def waiting(self) -> bool:
         """A login waits for the person now."""
         return self._pasted is not None and not self._pasted.done()
+
+    @property
+    def confirming(self) -> bool:
+        """Warnings about a login's addresses wait for the person's answer now."""
+        return self._answer is not None and not self._answer.done()
+
+    # ------------------------------------------------------------------------------------------------ RiskConsent
+    async def accept(self, check: LoginCheck) -> str | None:
+        self._answer = asyncio.get_running_loop().create_future()
+        self._tell("confirm", prompt=None, check=check)
+        if self._show is not None:
+            self._show()
+        try:
+            accepted = await self._answer
+        finally:
+            self._answer.cancel()  # (the login's timeout or its request's end: nobody answers any more)
+            self._tell("idle" if self.now.state == "confirm" else self.now.state, check=None)
+        return "accepted on the login screen" if accepted else None
+
+    def answer(self, accepted: bool) -> bool:
+        """The person's answer to the warnings that wait (y: go on, n: refuse); False when none wait."""
+        if not self.confirming or self._answer is None:
+            return False
+        self._answer.set_result(accepted)
+        return True
 
     # ------------------------------------------------------------------------------------------------ Login
     async def authorize(self, prompt: AuthorizationPrompt, helpers: LoginHelpers) -> Landing:
@@ -153,7 +194,10 @@ class ScreenLogin:
         return None
 
     def stop(self) -> bool:
-        """Give up the waiting login (the request it was for fails, saying so); False when none waits."""
+        """Give up the waiting login (the request it was for fails, saying so); False when none waits. Warnings
+        waiting for an answer are refused."""
+        if self.confirming:
+            return self.answer(False)
         if not self.waiting or self._stopped is None or self._stopped.done():
             return False
         self._stopped.set_exception(LoginStopped(STOPPED, STOPPED_HINT))

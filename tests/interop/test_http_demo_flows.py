@@ -190,7 +190,7 @@ async def test_every_demo_flow_over_http(demo_url: str, era: EraMode, tmp_path: 
     for outcome in outcomes:
         check_flow(session.call(outcome.call_index), outcome, str(era))
     assert [(f.code, f.message) for f in timeline.findings if f.code != "era"] == []
-    assert timeline.unmatched == []
+    assert not timeline.unmatched
     if era == "legacy":
         transport = session.transport
         assert isinstance(transport, StreamableHttpTransport)

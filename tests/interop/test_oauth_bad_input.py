@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.external, pytest.mark.timeout(60)]  # (external: these
             "broken OAuth metadata",
         ),
         ("token-without-access-token", "token failed: the token answer is not a usable token", "log in again"),
-        ("token-refused", "token failed: Token exchange failed (400)", "log in again"),
+        ("token-refused", "token failed: HTTP 400: error 'invalid_grant': 'code expired'", "log in again"),
         ("as-never-answers", "authorization server metadata failed: no answer from http://127.0.0.1:", "unreachable"),
     ],
 )

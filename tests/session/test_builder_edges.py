@@ -24,7 +24,7 @@ def test_a_progress_notification_with_an_unhashable_token_is_kept_not_fatal() ->
     )
     call = timeline.calls[0]
     assert call.rounds[0].response is not None
-    assert len(call.rounds[0].notifications) == 1  # kept on the round in flight, shown, not lost
+    assert call.rounds[0].notifications.count == 1  # kept on the round in flight, shown, not lost
 
 
 def test_a_nested_requested_schema_is_a_finding_on_its_round() -> None:

@@ -105,7 +105,7 @@ async def test_progress_resets_the_timeout_up_to_the_maximum(tmp_path: Path) -> 
     async with live_session(tmp_path / "a", "progress", timeout=1.5, env=working) as live, asyncio.timeout(60):
         done = await live.session.call_tool("echo", {})
     assert done.status == "complete", done.detail
-    assert len(live.session.call(done.call_index).rounds[0].notifications) >= 12
+    assert live.session.call(done.call_index).rounds[0].notifications.count >= 12
     async with (
         live_session(tmp_path / "b", "progress", timeout=1.5, max_timeout=2.0, env=working) as live,
         asyncio.timeout(60),

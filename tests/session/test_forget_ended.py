@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from session_support import Live, comparable, live_session, read_jsonl
@@ -13,6 +14,7 @@ from session_support import Live, comparable, live_session, read_jsonl
 from inspector.headless.load_runner import LET_GO_EVERY, run_load
 from inspector.replay.loader import timeline_from_recording
 from inspector.session.outcome import Outcome
+from inspector.session.recent_events import Recent
 from inspector.session.records import raw_text
 from inspector.session.timeline import Call, Timeline
 from inspector.session.timeline_events import RoundStarted
@@ -39,6 +41,9 @@ def assert_recording_complete(live: Live) -> None:
         ]
 
 
+Item = TypeVar("Item")
+
+
 def replayed_from(live: Live, first: int) -> Timeline:
     """The recording's timeline, with the calls before ``first`` left out as the live one let them go, and its
     history (findings, console lines, messages of no call) from where the live one's starts again."""
@@ -46,14 +51,22 @@ def replayed_from(live: Live, first: int) -> Timeline:
     assert problems == []
     replayed.calls = [call for call in replayed.calls if call.index >= first]
     replayed.let_go_through = first - 1
-    for kept, every in (
-        (live.timeline.findings, replayed.findings),
-        (live.timeline.console, replayed.console),
-        (live.timeline.unmatched, replayed.unmatched),
-    ):
-        assert every[len(every) - len(kept) :] == kept, "what the live timeline kept of its history is its end"
-        del every[: len(every) - len(kept)]
+    kept, every = live.timeline.findings, replayed.findings
+    assert every[len(every) - len(kept) :] == kept, "what the live timeline kept of its findings is their end"
+    del every[: len(every) - len(kept)]
+    replayed.console = history_end(replayed.console, live.timeline.console)
+    replayed.unmatched = history_end(replayed.unmatched, live.timeline.unmatched)
     return replayed
+
+
+def history_end(every: Recent[Item], kept: Recent[Item]) -> Recent[Item]:
+    """The end of ``every`` that ``kept`` holds (a live timeline's history counts again from its let-go), checked
+    to be what ``kept`` holds, as a history of its own."""
+    end: Recent[Item] = Recent(every.limit)
+    for item in list(every)[len(every.kept) - kept.count :]:
+        end.append(item)
+    assert list(end) == list(kept), "what the live timeline kept of its history is its end"
+    return end
 
 
 async def test_the_calls_that_ended_are_let_go_and_the_next_call_is_numbered_on(tmp_path: Path) -> None:
@@ -135,7 +148,7 @@ async def test_a_server_with_a_finding_on_every_reply_grows_neither_the_findings
         let_go = live.session.log.forget_ended()
         codes = [found.code for found in let_go.findings]
         assert codes.count("unknown-response-id") >= 5, "a stray reply before every call's own, handed back"
-        assert live.timeline.findings == [] and live.timeline.unmatched == [], "and no longer kept"
+        assert live.timeline.findings == [] and not live.timeline.unmatched, "and no longer kept"
         assert (await call_echo(live)).ok
         # (through forget_ended again, which applies what is queued first: the call may return before its
         # records are applied, see session_log)

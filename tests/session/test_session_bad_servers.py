@@ -153,7 +153,7 @@ async def test_unknown_and_duplicate_response_ids_are_findings(tmp_path: Path) -
     assert str(bad_wire.STRAY_ID) in unknown.message
     (call,) = live.sent_requests("tools/call")
     assert repr(call["id"]) in duplicate.message
-    assert len(live.timeline.unmatched) == 2
+    assert live.timeline.unmatched.count == 2
     live.verify()
 
 

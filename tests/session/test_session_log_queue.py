@@ -50,7 +50,7 @@ def test_an_action_after_the_queue_sees_it_applied_and_its_own_writes_land_in_or
     seen: list[int] = []
 
     def action() -> None:
-        seen.append(len(log.builder.timeline.console))
+        seen.append(log.builder.timeline.console.count)
         log.write(records.stderr(0.3, "written by the action"))
 
     log.queue(records.stderr(0.1, "queued"))

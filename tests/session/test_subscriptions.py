@@ -34,7 +34,7 @@ async def test_a_listen_is_acknowledged_gets_its_events_and_ends_when_the_client
                 listens = [c for c in session.timeline.calls if c.listen is not None]
                 if listens and listens[0].listen and listens[0].listen.honoured is not None:
                     acked.set()
-                if listens and listens[0].listen and len(listens[0].listen.events) >= 2:
+                if listens and listens[0].listen and listens[0].listen.events.count >= 2:
                     events.set()
 
             session.timeline.subscribe(watch)

@@ -7,6 +7,8 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from inspector.answers.base import CallCancelled
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.task_polling import DEFAULT_POLL_S, MAX_POLL_S, MIN_POLL_S
@@ -215,3 +217,92 @@ async def test_sep_2322_tasks_result_with_input_required_is_answered_with_update
     )
     assert ("answer", "echo_input") in server.calls and ("update", ["echo_input"]) in server.calls
     assert end.status == "completed" and end.result == {"content": [{"type": "text", "text": "echoed"}]}
+
+
+async def follow_with_timeout(server: Server, created: JsonObject, shape: Any, timeout_s: float) -> tuple[Any, float]:
+    """Follow ``created`` on a clock that the driver's waits move; the end, and the time it came."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        server.slept.append(seconds)
+        now[0] += seconds
+
+    end = await drive_task(
+        created,
+        shape=shape,
+        get=server.get,
+        update=server.update,
+        result=server.result if shape != "ext-2026" else None,
+        cancel=server.cancel,
+        answer=server.answer,
+        cancel_requested=asyncio.Event(),
+        sleep=sleep,
+        clock=lambda: now[0],
+        timeout_s=timeout_s,
+    )
+    return end, now[0]
+
+
+class NeverEnding(Server):
+    """A task that stays working until it is cancelled, then is cancelled (the fixture's ``task-forever``)."""
+
+    async def get(self) -> JsonObject:
+        self.calls.append(("get", None))
+        cancelled = ("cancel", None) in self.calls
+        return task("cancelled" if cancelled else "working", pollIntervalMs=0)
+
+
+async def test_a_task_that_never_ends_is_cancelled_once_at_its_timeout_and_says_so() -> None:
+    server = NeverEnding([])
+    end, at = await follow_with_timeout(server, task("working", pollIntervalMs=0), "ext-2026", 2.0)
+    assert end.status == "cancelled" and end.timed_out and end.cancel_sent
+    assert [c for c, _ in server.calls].count("cancel") == 1
+    polls = [c for c, _ in server.calls].index("cancel")
+    assert polls == round(2.0 / MIN_POLL_S) - 1, "polled every 50 ms until the timeout, then cancelled instead"
+    assert at == pytest.approx(2.0 + MIN_POLL_S), "one poll after the cancel shows what the server did"
+
+
+async def test_a_poll_hint_longer_than_the_timeout_does_not_outlast_it() -> None:
+    server = NeverEnding([])
+    end, _ = await follow_with_timeout(server, task("working", pollIntervalMs=3_600_000), "ext-2026", 2.0)
+    assert end.timed_out and server.slept[0] == 2.0, "the wait stops at the timeout, not at the hour's hint"
+    assert [c for c, _ in server.calls][:1] == ["cancel"], "cancelled without one more poll first"
+
+
+async def test_without_a_timeout_a_task_is_followed_to_its_end_however_long() -> None:
+    server = Server([task("working", pollIntervalMs=0)] * 99 + [task("completed", result={})])
+    end, at = await follow_with_timeout(server, task("working", pollIntervalMs=0), "ext-2026", 0.0)
+    assert end.status == "completed" and not end.timed_out and not end.cancel_sent and at > 0
+
+
+async def test_a_task_that_completes_after_its_timeout_cancel_keeps_its_result() -> None:
+    class Completing(Server):
+        async def get(self) -> JsonObject:
+            self.calls.append(("get", None))
+            done = ("cancel", None) in self.calls
+            return task("completed", result={"content": []}) if done else task("working", pollIntervalMs=500)
+
+    end, _ = await follow_with_timeout(Completing([]), task("working", pollIntervalMs=500), "ext-2026", 1.0)
+    assert end.status == "completed" and end.timed_out and end.result == {"content": []}
+
+
+async def test_a_legacy_task_blocked_in_its_result_is_cancelled_at_its_timeout() -> None:
+    """2025: a task waiting for input is asked for ``tasks/result``, which blocks until the task ends; the timeout
+    stops waiting for it and cancels the task."""
+
+    class Blocking(Server):
+        async def result(self) -> JsonObject:
+            self.calls.append(("result", None))
+            await asyncio.Event().wait()  # never returns: the task never ends
+            raise AssertionError("unreachable")
+
+        async def get(self) -> JsonObject:
+            self.calls.append(("get", None))
+            return task("cancelled" if ("cancel", None) in self.calls else "input_required", pollInterval=0)
+
+    server = Blocking([])
+    end, _ = await asyncio.wait_for(
+        follow_with_timeout(server, {"task": task("input_required", pollInterval=0)}, "legacy-2025", 0.05), 10.0
+    )
+    assert end.status == "cancelled" and end.timed_out
+    assert [c for c, _ in server.calls][:2] == ["result", "cancel"]

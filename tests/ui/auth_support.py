@@ -138,12 +138,13 @@ class BrowserStandIn:
 
 def login_app(tmp_path: Path, url: str, opener: Opener | None, **options: Any) -> InspectorApp:
     """The app on ``url`` at the modern wire, logging in through a ``ScreenLogin`` (``opener``: the browser; None:
-    no browser here); logins kept in files under ``tmp_path``."""
+    no browser here), which also asks about a login's addresses, as the composition root wires it; logins kept in
+    files under ``tmp_path``."""
     login = ScreenLogin(opener)
     store = file_store(tmp_path / "config")
 
     def factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
-        return build_session(chosen, answers, era="modern", auth=auth_config(store, login, **options))
+        return build_session(chosen, answers, era="modern", auth=auth_config(store, login, consent=login, **options))
 
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)

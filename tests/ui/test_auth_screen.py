@@ -17,11 +17,15 @@ from typing import Any
 
 import pytest
 from auth_support import (
+    AS,
+    AUTHORIZE,
+    MCP,
     PROMPT,
     TO_THE_END,
     UNTIL_THE_PERSON,
     BrowserStandIn,
     WaitingHelpers,
+    _step,
     login_app,
     with_login,
 )
@@ -33,6 +37,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from ui_support import SIZE, connected, main_screen, make_app, wait_for
 
+from inspector.protocol.login_urls import LoginCheck, LoginUrlJudge
 from inspector.protocol.oauth import LoginStopped
 from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
@@ -48,6 +53,12 @@ from inspector.ui.widgets.timeline_rows import RowLook, build_rows, render_row
 
 pytestmark = pytest.mark.timeout(120)
 SnapCompare = Callable[..., bool]
+DISGUISED = AUTHORIZE.replace("http://", "http://accounts.google.com@", 1)
+"""The snapshot login's authorization URL, with a user name before '@' (the disguise the screen warns about)."""
+WARNED = "1 warning about the login's addresses"
+CHECK = LoginCheck(
+    MCP, LoginUrlJudge(MCP, [f"{AS}/"]).judge("authorization endpoint", DISGUISED), DISGUISED, "authorization"
+)
 
 
 def login_screen(pilot: Pilot[Any]) -> AuthScreen:
@@ -255,6 +266,75 @@ async def test_a_url_with_hidden_characters_is_neither_opened_nor_copied() -> No
         await waiting
 
 
+async def asking(pilot: Pilot[Any]) -> AuthScreen:
+    """Wait (bounded) for the login screen to be up, asking about the login's addresses."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen) and app.screen.is_mounted)
+    screen = login_screen(pilot)
+    login = screen.login
+    assert login is not None
+    await wait_for(pilot, lambda: login.confirming and "y goes on, n refuses" in status(screen))
+    await wait_for(pilot, lambda: "… addresses: 1 warning" in screen.query_one(AuthSteps).plain)
+    return screen
+
+
+@pytest.mark.parametrize("key", ["n", "x"])
+async def test_a_disguised_address_is_not_opened_until_the_person_accepts_it(key: str, tmp_path: Path) -> None:
+    """The authorization endpoint is ``http://accounts.google.com@127.0.0.1:PORT/authorize``: the screen shows it
+    with the warning and asks before the browser opens; refused (n, or x), the login stops with nothing opened."""
+    browser = BrowserStandIn()
+    bad = BadOAuth("userinfo-authorize")
+    serving = asyncio.create_task(bad.serve())
+    try:
+        app = login_app(tmp_path, bad.mcp_url, browser, exchange_timeout=5.0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await asking(pilot)
+            words = shown(screen)
+            assert "http://accounts.google.com@127.0.0.1:" in words.replace("\n", "")
+            assert "has a user name before '@' ('accounts.google.com')" in " ".join(words.split())
+            assert screen.query_one("#auth-url-box").display and screen.query_one("#auth-url-box").has_class("-unsafe")
+            assert screen.check_action("answer", (True,)) is True and screen.check_action("copy", ()) is False
+            assert browser.opened == [] and not [r for r in bad.requests if r[2] == "/authorize"]
+            await pilot.press(key)
+            await wait_for(pilot, lambda: "✗ addresses: " in status(screen))
+            said = " ".join(status(screen).split())
+            assert "the login's addresses were not accepted, so nothing was opened" in said
+            assert "try: if you trust these addresses, log in again" in said
+            assert browser.opened == [] and not [r for r in bad.requests if r[2] in ("/authorize", "/token")]
+            assert screen.login is not None and not screen.login.confirming
+            assert not screen.query_one("#auth-url-box").display
+    finally:
+        bad.stop()
+        await asyncio.wait_for(asyncio.gather(serving, return_exceptions=True), 10)
+
+
+async def test_y_accepts_the_warning_and_the_browser_opens(tmp_path: Path) -> None:
+    browser = BrowserStandIn()
+    bad = BadOAuth("userinfo-authorize")
+    serving = asyncio.create_task(bad.serve())
+    try:
+        app = login_app(tmp_path, bad.mcp_url, browser, exchange_timeout=5.0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await asking(pilot)
+            assert browser.opened == []
+            await pilot.press("y")
+            screen = await login_opened(pilot)
+            login = screen.login
+            assert login is not None and login.now.prompt is not None
+            assert browser.opened == [login.now.prompt.url] and "accounts.google.com@" in browser.opened[0]
+            # the accepted warning stays beside the URL while the login waits
+            assert "has a user name before '@'" in " ".join(shown(screen).split())
+            steps = screen.query_one(AuthSteps).plain
+            assert "· addresses: going on despite 1 warning about the login's addresses: accepted on the login" in steps
+            browser.go.set()
+            # (this authorization server's resource refuses every token: the login ends at its retry)
+            await wait_for(pilot, lambda: "✗ retry: " in status(screen))
+            assert ("as", "GET", "/authorize") in bad.requests and ("as", "POST", "/token") in bad.requests
+    finally:
+        bad.stop()
+        await asyncio.wait_for(asyncio.gather(serving, return_exceptions=True), 10)
+
+
 def assert_no_secret(issued: Any, text: str) -> None:
     """Nothing the authorization server handed out (codes, tokens, client secrets) is in ``text``."""
     assert issued, "the demo issued secrets"
@@ -288,6 +368,33 @@ def test_login_screen_waiting_for_the_person(snap_compare: SnapCompare, tmp_path
 
     login = ScreenLogin(None)  # no browser here
     app = login_replay(tmp_path, tmp_path / "login.jsonl", UNTIL_THE_PERSON, login=login)
+    assert snap_compare(app, terminal_size=SIZE, run_before=steps)
+
+
+def test_login_screen_asking_about_its_addresses(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """Titled "Login · python -m inspector.demo". The status, in the accent colour: "⚠ look at this login's addresses
+    before anything is opened or sent: y goes on, n refuses". The box "Open this address in a browser · it is never
+    fetched here", bordered in the warning colour, holds the authorization URL written
+    "http://accounts.google.com@127.0.0.1:45519/authorize?response_type=code&..." with the real host 127.0.0.1 bold
+    and underlined (the "accounts.google.com@" before it dim), and under it in red: "⚠ the authorization endpoint
+    http://accounts.google.com@127.0.0.1:45519/authorize has a user name before '@' ('accounts.google.com'): it goes
+    to 127.0.0.1:45519, not to accounts.google.com". No paste field. The steps end with "· scope: scope 'demo:read'"
+    and "… addresses: 1 warning about the login's addresses: waiting for them to be accepted", with the warning as
+    its reason. The footer lists x stop login, y go on, n refuse, esc back; no c, o or p."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        main = await connected(pilot)
+        assert isinstance(app, InspectorApp)
+        main.logins.follow(main.timeline)
+        asked = asyncio.ensure_future(login.accept(CHECK))
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen) and login.confirming)
+        await pilot.pause()
+        assert not asked.done()
+
+    login = ScreenLogin(None)
+    waiting = _step("addresses", "waiting", f"{WARNED}: waiting for them to be accepted", CHECK.said)
+    app = login_replay(tmp_path, tmp_path / "login.jsonl", [*UNTIL_THE_PERSON[:-1], waiting], login=login)
     assert snap_compare(app, terminal_size=SIZE, run_before=steps)
 
 

@@ -242,8 +242,8 @@ async def test_a_cancelled_slow_count_says_no_reply_once_and_keeps_one_progress_
 
         def progress_count() -> int:
             call = screen.timeline.calls[-1]
-            notes = call.rounds[0].notifications if call.name == "slow_count" and call.rounds else []
-            return sum((n.message or {}).get("method") == "notifications/progress" for n in notes)
+            notes = call.rounds[0].notifications if call.name == "slow_count" and call.rounds else None
+            return notes.of("notifications/progress") if notes is not None else 0
 
         await wait_for(pilot, lambda: progress_count() >= 3)
         call = screen.timeline.calls[-1]

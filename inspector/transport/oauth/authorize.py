@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from mcp.client.auth.oauth2 import OAuthContext
 
     from inspector.transport.oauth.exchanges import LoginExchanges
+    from inspector.transport.oauth.gate import LoginUrlGate
     from inspector.transport.oauth.narrator import Narrator
 
 REDIRECTS: frozenset[int] = frozenset({301, 302, 303, 307, 308})
@@ -41,6 +42,7 @@ class Authorizer:
     server: str
     callback: LoopbackCallback
     exchanges: LoginExchanges
+    gate: LoginUrlGate
     context: OAuthContext | None = field(default=None, init=False, repr=False)
     """The SDK provider's context, set once the provider (which takes this object's handlers) is built."""
     logins: int = field(default=0, init=False)
@@ -60,6 +62,9 @@ class Authorizer:
                 "the server does not accept the tokens its authorization server issues: check its configuration",
             )
         self.logins += 1
+        # Before the face sees the URL (it opens the browser at once): a disguised or far-away address waits for
+        # its warnings to be accepted, and a refusal ends the login here, with nothing opened or printed to open.
+        warnings = await self.gate.before_authorization(context, url, narrator)
         metadata = context.oauth_metadata
         prompt = AuthorizationPrompt(
             url,
@@ -67,6 +72,7 @@ class Authorizer:
             self.server,
             str(metadata.issuer) if metadata is not None else None,
             context.client_metadata.scope,
+            warnings,
         )
         narrator.decision(
             "authorization",

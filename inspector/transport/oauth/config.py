@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 if TYPE_CHECKING:
+    from inspector.protocol.login_urls import RiskConsent
     from inspector.protocol.oauth import Login
     from inspector.protocol.oauth_record import LoginRecord
 
@@ -89,3 +90,6 @@ class AuthConfig:
     that never answers must not hang a login)."""
     no_login_reason: str = "--no-login was given"
     client_name: str = "inspector"
+    consent: RiskConsent | None = None
+    """Who accepts the warnings about a login's addresses (``protocol.login_urls``) before the browser opens or
+    a token request leaves; None: nobody here can, and such a login stops, saying so."""

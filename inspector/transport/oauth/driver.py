@@ -160,6 +160,7 @@ class OAuthDriver:
             self._exchanges,
             narrator,
             machinery.storage,
+            gate=machinery.gate,
             refuse_registration=authorizer.not_allowed
             if authorizer is not None and self.config.login is None
             else None,

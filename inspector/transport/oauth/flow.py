@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from inspector.transport.oauth.exchanges import LoginExchanges
+    from inspector.transport.oauth.gate import LoginUrlGate
     from inspector.transport.oauth.narrator import Narrator
     from inspector.transport.oauth.storage import StagedStorage
 
@@ -40,16 +41,20 @@ class FlowRun:
         narrator: Narrator,
         storage: StagedStorage | None,
         *,
+        gate: LoginUrlGate,
         refuse_registration: Callable[[], Exception] | None,
         resource_metadata: str | None,
     ) -> None:
         self._auth = auth
+        self._gate = gate
         self._exchanges = exchanges
         self._client = exchanges.client()
         self._narrator = narrator
         self._storage = storage
         self._refuse_registration = refuse_registration
         self._resource_metadata = resource_metadata
+        self._metadata_urls: list[str] = []
+        """Where this flow read authorization server metadata (the gate trusts that origin for the token)."""
         self.latest: httpx.Response | None = None
         """The last answer to the MCP request (the challenge until a retry answered)."""
 
@@ -126,6 +131,10 @@ class FlowRun:
         )  # fmt: skip
         if step == "registration" and self._refuse_registration is not None:
             raise self._refuse_registration()  # registering would only be the start of a login we may not run
+        if step in ("token", "refresh"):
+            # what it carries (a code and its verifier, a refresh token, a client secret) goes nowhere unvouched for
+            context = getattr(self._auth, "context", None)  # (None for a grant that keeps its own, inside)
+            await self._gate.before_token(context, str(outgoing.url), self._narrator, self._metadata_urls)
         plain = self._exchanges.request(
             outgoing.method, str(outgoing.url), headers=list(outgoing.headers.multi_items()), content=content
         )
@@ -133,14 +142,16 @@ class FlowRun:
         try:
             response = await self._client.send(plain, stream=True)
             try:
-                body = await _read_capped(response)
+                body, cut = await _read_capped(response)
             finally:
                 await response.aclose()
         except httpx.HTTPError as exc:
             detail = str(exc) or type(exc).__name__
             self._narrator.exchange(step, plain, None, b"", started, error=detail)
             raise ExchangeFailed(step, str(plain.url.copy_with(query=None)), detail) from None
-        self._narrator.exchange(step, plain, response, body, started)
+        self._narrator.exchange(step, plain, response, body, started, cut=cut)
+        if step == "authorization-server-metadata" and _is_json_object(response.status_code, body):
+            self._metadata_urls.append(str(plain.url))
         if step == "refresh" and self._storage is not None and not _has_access_token(response.status_code, body):
             self._storage.drop_tokens()  # refused: worth nothing now, and a later process must not try it again
         answer = httpx2.Response(
@@ -150,7 +161,8 @@ class FlowRun:
         return answer
 
 
-async def _read_capped(response: httpx.Response) -> bytes:
+async def _read_capped(response: httpx.Response) -> tuple[bytes, bool]:
+    """The body, at most ``BODY_CAP`` bytes of it, and whether there was more (a server may stream forever)."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():
@@ -158,7 +170,7 @@ async def _read_capped(response: httpx.Response) -> bytes:
         size += len(chunk)
         if size > BODY_CAP:
             break
-    return b"".join(chunks)[:BODY_CAP]
+    return b"".join(chunks)[:BODY_CAP], size > BODY_CAP
 
 
 def _redirect(sent: httpx2.Request, response: httpx.Response) -> httpx2.Request | None:
@@ -175,6 +187,11 @@ def _redirect(sent: httpx2.Request, response: httpx.Response) -> httpx2.Request 
 
 
 def _has_access_token(status: int, body: bytes) -> bool:
+    return _is_json_object(status, body, "access_token")
+
+
+def _is_json_object(status: int, body: bytes, holding: str | None = None) -> bool:
+    """A 200 whose body is a JSON object (``holding``: with that field set)."""
     if status != 200:
         return False
     import json
@@ -183,4 +200,4 @@ def _has_access_token(status: int, body: bytes) -> bool:
         value = json.loads(body)
     except (ValueError, RecursionError):
         return False
-    return isinstance(value, dict) and bool(value.get("access_token"))
+    return isinstance(value, dict) and (holding is None or bool(value.get(holding)))

@@ -1,6 +1,6 @@
 """The SDK side of a login, built the first time a server asks for one (importing the SDK costs most of a second,
-so a transport that is never challenged never pays it): the staged storage, the callback's port, the authorizer
-and the SDK provider for the grant the credentials name."""
+so a transport that is never challenged never pays it): the staged storage, the callback's port, the authorizer,
+the gate its addresses pass, and the SDK provider for the grant the credentials name."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from inspector.transport.oauth.authorize import Authorizer
 from inspector.transport.oauth.callback import CallbackPortTaken, LoopbackCallback
+from inspector.transport.oauth.gate import LoginUrlGate
 from inspector.transport.oauth.provider import InspectorOAuthProvider, client_metadata
 from inspector.transport.oauth.storage import StagedStorage
 
@@ -27,6 +28,8 @@ class Machinery:
 
     auth: httpx2.Auth
     storage: StagedStorage
+    gate: LoginUrlGate
+    """Holds the browser and the token requests until the warnings about their addresses are accepted."""
     authorizer: Authorizer | None
     """None for grants with no person in them (client credentials)."""
     provider: InspectorOAuthProvider | None
@@ -58,12 +61,13 @@ def build(
 ) -> Machinery:
     """The machinery for ``config``'s grant."""
     storage = StagedStorage(config.store, server, config.credentials, record)
+    gate = LoginUrlGate(server, config.consent, config.login_timeout)
     if config.credentials.grant != "authorization_code":
         from inspector.transport.oauth.extensions import extension_auth
 
-        return Machinery(extension_auth(config, server, storage, exchanges), storage, None, None)
+        return Machinery(extension_auth(config, server, storage, exchanges), storage, gate, None, None)
     callback = _callback(config, record, storage)
-    authorizer = Authorizer(config, server, callback, exchanges)
+    authorizer = Authorizer(config, server, callback, exchanges, gate)
     provider = InspectorOAuthProvider(
         server,
         client_metadata(config, callback.redirect_uri),
@@ -73,7 +77,7 @@ def build(
         config.credentials.client_metadata_url,
     )
     authorizer.context = provider.context
-    return Machinery(provider, storage, authorizer, provider)
+    return Machinery(provider, storage, gate, authorizer, provider)
 
 
 def _callback(config: AuthConfig, record: LoginRecord | None, storage: StagedStorage) -> LoopbackCallback:

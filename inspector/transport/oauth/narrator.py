@@ -29,22 +29,37 @@ from inspector.protocol.oauth import (
     redact_url,
 )
 from inspector.protocol.redact import REDACTED
-from inspector.transport.base import AuthEvent, RequestKey, TransportEvent, decode_wire
-from inspector.transport.http_faults import excerpt, media_type
+from inspector.transport.base import BODY_CAP, AuthEvent, RequestKey, TransportEvent, decode_wire
+from inspector.transport.http_faults import excerpt, media_type, sized_excerpt
 
 if TYPE_CHECKING:
     from mcp.client.auth.oauth2 import OAuthContext
 
-SHOWN_BODY = 64 * 1024
-"""The most of a flow body kept on an exchange (metadata and token answers are far smaller)."""
+SAID_CHARS = 200
+"""How much of what an answer said a step or an error shows; the rest, up to ``BODY_CAP``, is kept whole with the
+exchange (the recording, ``--json``): a 70 KB error page is one line on the screen, once."""
+CODE_CHARS = 60
+"""How much of an OAuth ``error`` code an exchange's line shows (a code is a word; a hostile one is not)."""
 
 
 @dataclass(slots=True)
 class Problem:
-    """A step whose answer could not be used, kept so a later, vaguer error can be traced back to it."""
+    """A step whose answer could not be used, kept so a later, vaguer error can be traced back to it (and say what
+    the answer said, which the exchange's own line leaves out: it is told once, by the failure)."""
 
     step: Step
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """An exchange judged: its outcome, its line (``what``: the status and what it means), what the answer said
+    when it failed (``said``, cut with its size: the failure that follows tells it), and the secrets it carried."""
+
+    outcome: Outcome
+    what: str
+    said: str = ""
+    secrets: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -102,16 +117,20 @@ class Narrator:
         *,
         error: str | None = None,
         carried: tuple[str, ...] = (),
+        cut: bool = False,
     ) -> None:
         """An exchange of the flow: judged, redacted, and told; the secrets it carried go with it (``carried``: ones
-        the caller found where no field name says so, like the code in a redirect's Location)."""
+        the caller found where no field name says so, like the code in a redirect's Location; ``cut``: the body
+        was longer than the ``BODY_CAP`` bytes read)."""
         self.exchanged = True
         status = response.status_code if response is not None else None
-        text = decode_wire(body[:SHOWN_BODY])[0] if response is not None else ""
+        kept = body[:BODY_CAP]
+        text = decode_wire(kept)[0] if response is not None else ""
         kind = response.headers.get("content-type") if response is not None else None
-        outcome, what, secrets = judge(step, status, text, kind, error)
+        verdict = judge(step, status, text, kind, error, size=len(kept), cut=cut or len(body) > BODY_CAP)
+        outcome, what, secrets = verdict.outcome, verdict.what, verdict.secrets
         if outcome == "failed":
-            self.problems.append(Problem(step, what))
+            self.problems.append(Problem(step, verdict.said or what))
         request_text = decode_wire(request.content)[0] if request.content else None
         http = AuthHttp(
             method=request.method,
@@ -289,34 +308,48 @@ def scope_why(scope: str | None, challenged: str | None, context: OAuthContext, 
 
 
 def judge(
-    step: Step, status: int | None, text: str, content_type: str | None, error: str | None
-) -> tuple[Outcome, str, tuple[str, ...]]:
-    """An exchange's verdict: (outcome, what happened, secrets in the answer)."""
+    step: Step,
+    status: int | None,
+    text: str,
+    content_type: str | None,
+    error: str | None,
+    *,
+    size: int | None = None,
+    cut: bool = False,
+) -> Verdict:
+    """An exchange's verdict (``size``: the body's bytes, when ``text`` was decoded from them; ``cut``: there were
+    more than that). What a failed answer said is in ``said`` only, cut to ``SAID_CHARS`` with its size."""
     if status is None:
-        return "failed", f"no answer: {error}", ()
+        return Verdict("failed", f"no answer: {error}")
     parsed = _json(text)
     kind = media_type(content_type) or "no content type"
+    length = len(text.encode()) if size is None else size
+    body = f"{kind}, {length:,} bytes" + (" and more" if cut else "") if text else "an empty body"
     if step in METADATA_STEPS:
         if status == 200 and isinstance(parsed, dict):
-            return "ok", "found", ()
+            return Verdict("ok", "found")
         if status == 200:
-            return "failed", f"HTTP 200 but not JSON ({kind}): {excerpt(text, 120)}", ()
+            said = sized_excerpt(text, length, 120, more=cut)
+            return Verdict("failed", f"HTTP 200 but not JSON ({body})", f"HTTP 200 but not JSON ({kind}): {said}")
         if 300 <= status < 500:
-            return "info", f"HTTP {status}: not here, trying the next place", ()
-        return "failed", f"HTTP {status}: {excerpt(text, 120)}", ()
+            return Verdict("info", f"HTTP {status}: not here, trying the next place")
+        said = sized_excerpt(text, length, 120, more=cut)
+        return Verdict("failed", f"HTTP {status} ({body})", f"HTTP {status}: {said}")
     if step == "authorization":
-        return "info", f"HTTP {status}", ()
+        return Verdict("info", f"HTTP {status}")
     secrets = _secret_values(parsed)
     if status in (200, 201) and isinstance(parsed, dict):
         if step in ("token", "refresh") and not parsed.get("access_token"):
-            return "failed", "the answer has no access_token", secrets
-        return "ok", f"HTTP {status}", secrets
-    said = redact_text(excerpt(text, 200)) if text else "(empty body)"
+            return Verdict("failed", "the answer has no access_token", secrets=secrets)
+        return Verdict("ok", f"HTTP {status}", secrets=secrets)
+    said = redact_text(sized_excerpt(text, length, SAID_CHARS, more=cut)) if text else "(empty body)"
+    what = f"HTTP {status} ({body})"
     if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
-        said = f"error {parsed['error']!r}" + (
-            f": {parsed['error_description']!r}" if isinstance(parsed.get("error_description"), str) else ""
-        )
-    return "failed", f"HTTP {status}: {said}", secrets
+        code = excerpt(parsed["error"], CODE_CHARS)
+        what = f"HTTP {status}: error {code!r} ({body})"
+        description = parsed.get("error_description")
+        said = f"error {code!r}" + (f": {excerpt(description, SAID_CHARS)!r}" if isinstance(description, str) else "")
+    return Verdict("failed", what, f"HTTP {status}: {said}", secrets)
 
 
 def step_of(method: str, url: httpx.URL, content_type: str | None, body: bytes, resource_metadata: str | None) -> Step:

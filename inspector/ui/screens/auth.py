@@ -7,6 +7,10 @@ While a login waits for the person (``ScreenLogin``), the screen shows the autho
 highlighted, never fetched; the browser has opened on it, or ``c`` copies it; ``p`` takes the address the browser
 ended on when its redirect cannot reach this machine; ``x`` stops the login. Escape goes back to the timeline: the
 login goes on, and ``a`` brings this screen back.
+
+When the login's addresses were warned about (``protocol.login_urls``), the screen first shows the address and
+every warning, and asks: ``y`` goes on (the browser opens, the token request leaves), ``n`` (or ``x``) refuses, and
+the login stops with nothing opened or sent.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
 
 WAITING_NOTES = {
     "idle": "no login waits for you now",
+    "confirm": "⚠ look at this login's addresses before anything is opened or sent: y goes on, n refuses",
     "opening": "… opening your browser on the address below",
     "opened": "… opened in your browser: log in and consent there; each step shows below as it happens",
     "no-browser": "no browser here: copy the address (c), open it in a browser anywhere, then paste where it ended (p)",
@@ -63,6 +68,8 @@ class AuthScreen(Screen[None]):
         Key("o", "open", "open in browser", "Open the authorization URL in your browser again"),
         Key("p", "paste", "paste redirect", "Paste the address the browser ended on (when it cannot come back here)"),
         Key("x", "stop", "stop login", "Give up the login that waits: its request fails, saying so"),
+        Key("y", "answer(True)", "go on", "Accept the warnings about the login's addresses: the login goes on"),
+        Key("n", "answer(False)", "refuse", "Refuse the login's addresses: nothing is opened or sent, it stops"),
         Key("escape", "back", "back", "Back to the timeline (the login goes on; a brings this screen back)"),
     )
 
@@ -158,20 +165,26 @@ class AuthScreen(Screen[None]):
         box = self.query_one("#auth-url-box")
         paste = self.query_one("#auth-paste", Input)
         waiting = self.login is not None and self.login.waiting
+        check = now.check if now is not None and self.login is not None and self.login.confirming else None
         paste.display = waiting
-        box.display = prompt is not None and waiting
+        box.display = (prompt is not None and waiting) or check is not None
         self.query_one("#auth-status", Static).update(self._status(now))
+        if check is not None:  # the address asked about, and every warning, until the person answers
+            box.set_class(True, "-unsafe")
+            self.query_one("#auth-url", Static).update(self._url_text(check.url, tuple(r.message for r in check.risks)))
+            return
         if prompt is None:
             return
-        unsafe = has_hidden(prompt.url) or bool(analyse(prompt.url).warnings)
+        unsafe = has_hidden(prompt.url) or bool(analyse(prompt.url).warnings) or bool(prompt.warnings)
         box.set_class(unsafe, "-unsafe")
-        self.query_one("#auth-url", Static).update(self._url_text(prompt.url, prompt.redirect_uri))
+        self.query_one("#auth-url", Static).update(self._url_text(prompt.url, prompt.warnings))
 
     def _status(self, now: LoginNow | None) -> Text:
         """Where the login stands: the last step when it ended, else the person's part."""
         palette = self.query_one(AuthSteps).palette
         last = self.timeline.auth[-1] if self.timeline.auth else None
-        if last is not None and (self.login is None or not self.login.waiting):
+        asking = self.login is not None and (self.login.waiting or self.login.confirming)
+        if last is not None and not asking:
             if last.step == "retry" and last.outcome == "ok":
                 return Text("✓ logged in: the request was sent again with the new token · escape: back", palette["ok"])
             if last.outcome in ("refused", "failed"):
@@ -195,24 +208,36 @@ class AuthScreen(Screen[None]):
             text.append(one_line(said, 240), palette["dim"])
         return text
 
-    def _url_text(self, url: str, redirect_uri: str) -> Text:
-        """The full URL, literally (hidden characters as their stand-ins), its real domain bold and underlined."""
+    def _url_text(self, url: str, warnings: tuple[str, ...]) -> Text:
+        """The full URL, literally (hidden characters as their stand-ins), its real domain bold and underlined; then
+        the login's own warnings about its addresses (``warnings``), and what else ``analyse`` sees in the URL."""
         view = analyse(url)
         palette = self.query_one(AuthSteps).palette
         text = url_text(view, palette["url"] + Style(underline=True), palette["dim"])
-        for warning in ("⚠ the URL holds hidden characters" if has_hidden(url) else "", *view.warnings):
-            if warning and "not encrypted" not in warning:  # (a loopback authorization server is plain http)
-                text.append(f"\n{warning}", palette["refused"])
+        shown = [f"⚠ {warning}" for warning in warnings]
+        # (plain http and a user name are the login's own warnings above, judged against its origins: a loopback
+        # authorization server is plain http, and is no warning)
+        seen = ("not encrypted", "user name before '@'")
+        shown += [warning for warning in view.warnings if not any(part in warning for part in seen)]
+        for warning in ("⚠ the URL holds hidden characters" if has_hidden(url) else "", *shown):
+            if warning:
+                text.append("\n")
+                text.append(clean(warning, keep_newlines=False), palette["refused"])
         return text
 
     # ------------------------------------------------------------------------------------------------ keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("copy", "open", "paste", "stop") and typing(self.app):
+        if action in ("copy", "open", "paste", "stop", "answer") and typing(self.app):
             return False  # the letter is typed in the paste field
         prompt = self.now.prompt if self.now is not None else None
         waiting = self.login is not None and self.login.waiting
+        confirming = self.login is not None and self.login.confirming
+        if action == "answer":
+            return confirming
+        if action == "stop" and confirming:
+            return True
         if action == "copy":
-            return prompt is not None and not has_hidden(prompt.url)
+            return prompt is not None and not has_hidden(prompt.url) and not confirming
         if action == "open":
             browser = self.login is not None and self.login.opener is not None
             return waiting and browser and prompt is not None and not has_hidden(prompt.url)
@@ -236,6 +261,11 @@ class AuthScreen(Screen[None]):
     def action_stop(self) -> None:
         if self.login is not None and self.login.stop():
             self.notify("the login was stopped", timeout=3)
+
+    def action_answer(self, accepted: bool) -> None:
+        """The person's answer to the warnings about the login's addresses."""
+        if self.login is not None and self.login.answer(accepted):
+            self.notify("accepted: the login goes on" if accepted else "refused: the login stops", timeout=3)
 
     @on(Input.Submitted, "#auth-paste")
     def _pasted(self, event: Input.Submitted) -> None:

@@ -211,8 +211,8 @@ class LongWork:
             self.stops[call.index] = self._unclaimed.pop(0)  # (its call started: calls start in the order asked)
         span = call.listen
         if span is not None:
-            fresh = span.events[self._seen.get(call.index, 0) :]
-            self._seen[call.index] = len(span.events)
+            fresh = span.events.since(self._seen.get(call.index, 0))
+            self._seen[call.index] = span.events.count
             kinds = {kind for event in fresh for kind in REFRESHED.get(str((event.message or {}).get("method")), ())}
             if kinds:
                 self.screen.run_worker(self._relist(sorted(kinds)), group="relist", exclusive=False)

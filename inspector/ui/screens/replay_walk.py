@@ -67,8 +67,8 @@ class ReplayWalk:
         """The console lines the records applied so far brought (stderr, the closing), after those shown."""
         console = self._on()[1]
         lines = self.timeline.console
-        console.extend(lines[self._console_shown :])
-        self._console_shown = len(lines)
+        console.extend(lines.since(self._console_shown))
+        self._console_shown = lines.count
 
     def fill_catalog(self) -> None:
         """The catalog as the recording listed it (so far, in step mode)."""

@@ -243,9 +243,13 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: 
         for answer in round_.answers:
             doc.add("text", f"{answer.key or '(legacy request)'} · from {answer.source}")
             doc.json(answer.response, unfold=unfold)
-    if round_.notifications:
-        doc.heading(f"notifications ({len(round_.notifications)})")
-        for note in round_.notifications:
+    notes = round_.notifications
+    if notes:
+        doc.heading(f"notifications ({notes.count:,}{f', the last {len(notes.kept)} shown' if notes.left_out else ''})")
+        if notes.left_out:  # (a flood: the round keeps the newest; the recording has every one)
+            counted = ", ".join(f"{method} {n:,}" for method, n in notes.by_method.items())
+            doc.add("dim", f"{notes.left_out:,} earlier ones are in the recording · {counted}")
+        for note in notes:
             doc.add("dim", note.raw if len(note.raw) < 2000 else note.raw[:2000] + "…")
     _findings(doc, round_.findings)
     return doc

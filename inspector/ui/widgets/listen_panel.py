@@ -41,7 +41,7 @@ FILTERS: Final = {
 """Each filter of the panel, by widget id, and the ``notifications`` field it asks for."""
 NOTHING_OFFERED: Final = "The server declares no subscriptions (no listChanged, no resources.subscribe)."
 EVENTS_SHOWN: Final = 3
-"""The latest events shown under each subscription (the detail pane of its call has them all)."""
+"""The latest events shown under each subscription (the detail pane of its call has more, and how many came)."""
 Action = Literal["listen", "stop", "again"]
 
 
@@ -62,7 +62,7 @@ def listen_text(call: Call) -> Text:
     else:
         text.append(END_SAID.get(span.end or "", call.status), style="bold green")
     text.append(f"\n  {one_line(span.summary(), 200)}", style="dim")
-    for event in span.events[-EVENTS_SHOWN:]:
+    for event in span.events.newest(EVENTS_SHOWN):
         text.append(f"\n  +{event.at - call.started_at:.2f} s {one_line(event_gist(event.message or {}), 120)}")
     if not call.in_flight and span.end != "client-ended":
         text.append("\n  r listens again", style="italic")

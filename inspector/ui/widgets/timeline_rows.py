@@ -54,16 +54,19 @@ def _answer_lines(round_: Round) -> list[str]:
 def _notification_lines(round_: Round) -> list[str]:
     """A line a notification, except progress: one line, where the first came, says the latest and how many came
     (a slow_count sent 88, and its round grew a row each; the detail pane lists every one)."""
-    lines = []
-    progress = [note for note in round_.notifications if (note.message or {}).get("method") == "notifications/progress"]
-    for note in round_.notifications:
+    notes = round_.notifications
+    progress = [note for note in notes if (note.message or {}).get("method") == "notifications/progress"]
+    # A flood, folded: said when it left out more than progress (whose one line counts them all).
+    others = notes.count - notes.of("notifications/progress")
+    lines = [notes.said("notification")] if others > len(notes.kept) - len(progress) else []
+    for note in notes:
         message = note.message or {}
         method = str(message.get("method", "?"))
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         assert isinstance(params, dict)
         if method == "notifications/progress":
             if note is progress[0]:
-                lines.append(_progress_line(progress))
+                lines.append(_progress_line(progress, notes.of("notifications/progress")))
         elif method == "notifications/message":
             data = params.get("data")
             lines.append(f"log {params.get('level', '')}: {data if isinstance(data, str) else json.dumps(data)}")
@@ -72,15 +75,16 @@ def _notification_lines(round_: Round) -> list[str]:
     return lines
 
 
-def _progress_line(progress: list[WireMessage]) -> str:
-    """``progress 88/150 counted 88 of 150 · 88 notifications``: the latest progress a round was sent, and how many."""
+def _progress_line(progress: list[WireMessage], count: int) -> str:
+    """``progress 88/150 counted 88 of 150 · 88 notifications``: the latest progress a round was sent, and how many
+    came (``count``: kept or not)."""
     latest = progress[-1].message or {}
     params = latest.get("params") if isinstance(latest.get("params"), dict) else {}
     assert isinstance(params, dict)
     total = f"/{params['total']}" if "total" in params else ""
     text = f" {params['message']}" if isinstance(params.get("message"), str) else ""
-    count = f" · {len(progress)} notifications" if len(progress) > 1 else ""
-    return f"progress {params.get('progress', '?')}{total}{text}{count}"
+    counted = f" · {count:,} notifications" if count > 1 else ""
+    return f"progress {params.get('progress', '?')}{total}{text}{counted}"
 
 
 def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, str]]:

@@ -23,6 +23,7 @@ SHAPES: Final = {
     "seed-2322": "SEP-2322's persistent workflow",
 }
 EVENTS_SHOWN: Final = 50
+"""A subscription's newest events listed in the detail (how many came is said above them)."""
 
 
 def add_long_work(doc: Document, call: Call) -> None:
@@ -105,8 +106,10 @@ def _listen(doc: Document, span: ListenSpan, since: float) -> None:
     if span.end is not None:
         again = "" if span.end == "client-ended" else " · l opens the panel to listen again"
         doc.add("error" if span.end == "lost" else "text", f"{END_SAID[span.end]}{again}")
-    doc.heading(f"events ({len(span.events)})")
-    for event in span.events[:EVENTS_SHOWN]:
+    events = span.events
+    doc.heading(f"events ({events.count:,})")
+    listed = events.newest(EVENTS_SHOWN)
+    if events.count > len(listed):  # (the newest; those before are counted, and every one is in the recording)
+        doc.add("dim", f"{events.said('event', len(listed))}; the recording has every one")
+    for event in listed:
         doc.add("text", f"+{event.at - since:.3f} s  {event_gist(event.message or {})}")
-    if len(span.events) > EVENTS_SHOWN:
-        doc.add("dim", f"… {len(span.events) - EVENTS_SHOWN} more")

@@ -1,0 +1,161 @@
+"""Floods and a task that never ends, through the real ``inspector`` process against the bad fixture server.
+
+A call that gets 100,000 progress notifications and a subscription flooded with 200,000 ``resources/updated`` keep a
+flat memory (the process's peak RSS, read by ``wait4``, under a bound the unbounded timeline passed well before the
+end: it held every notification, 186 MB after 86,000 events), while the recording has every one and the printed
+timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
+``--task-timeout`` (``tasks/cancel`` in the 2026 and the 2025-11-25 forms, which the server logs), with a
+``task-timeout`` finding and exit 3."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+from cli_support import ENTRY, bad_server_spec
+from printed_text import says
+
+from inspector.session.recent_events import KEPT_EVENTS
+
+pytestmark = [pytest.mark.external, pytest.mark.timeout(240)]  # (external: these tests start processes)
+
+PEAK_MB: Final = 100
+"""The peak RSS a flooded run stays under: about 56 MB was measured for every flood here (the interpreter, rich and
+the session); keeping every notification, the call's 20,000 progress notifications peaked at 82 MB (the 100,000 did
+not end in 10 minutes: each progress notification was compared with every earlier one) and the listen reached
+186 MB at 86,000 events."""
+RUN_TIMEOUT: Final = 100.0
+"""Seconds a flooded run may take on a loaded 2-core machine (about 6 s alone; a test makes two at most)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """How an ``inspector`` process ended: its exit code, its output, and its peak RSS in MB."""
+
+    code: int
+    stdout: str
+    stderr: str
+    peak_mb: float
+    seconds: float
+
+
+def run_measured(*args: str, env: dict[str, str]) -> Run:
+    """``inspector ARGS`` as a real process, its output in files (a flood's stderr is not held in a pipe), reaped
+    with ``wait4`` for its own peak RSS (``ru_maxrss``; its server's, far smaller, is the other one it includes)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        began = time.monotonic()
+        process = subprocess.Popen([sys.executable, "-c", ENTRY, *args], stdout=out, stderr=err, env=env)
+        reaped: list[tuple[int, int, Any]] = []
+        reaper = threading.Thread(target=lambda: reaped.append(os.wait4(process.pid, 0)), daemon=True)
+        reaper.start()
+        reaper.join(RUN_TIMEOUT)
+        if not reaped:
+            process.kill()
+            reaper.join(RUN_TIMEOUT)
+        _, status, usage = reaped[0]
+        process.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - began
+        out.seek(0)
+        err.seek(0)
+        return Run(process.returncode, out.read(), err.read(), usage.ru_maxrss / 1024, seconds)
+
+
+def flood_env(count: int) -> dict[str, str]:
+    return {**os.environ, "BAD_SERVER_FLOOD": str(count), "COLUMNS": "200"}
+
+
+def recorded(path: Path, method: str) -> int:
+    """How many server messages of ``method`` the recording holds."""
+    count = 0
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if method not in line:
+                continue
+            record = json.loads(line)
+            raw = record.get("raw")
+            if record.get("dir") == "s2c" and isinstance(raw, str) and json.loads(raw).get("method") == method:
+                count += 1
+    return count
+
+
+def test_a_call_flooded_with_progress_keeps_a_flat_memory_and_the_recording_has_every_one(tmp_path: Path) -> None:
+    recording = tmp_path / "flood.jsonl"
+    count = 100_000
+    run = run_measured(
+        "call", "echo", "--server", bad_server_spec("flood"), "--record", str(recording), env=flood_env(count)
+    )
+    assert run.code == 0, run.stderr[-2000:]
+    assert run.peak_mb < PEAK_MB, f"peak RSS {run.peak_mb:.0f} MB for {count:,} notifications"
+    print(f"\n{count:,} progress notifications on one call: peak RSS {run.peak_mb:.0f} MB in {run.seconds:.1f} s")
+    assert recorded(recording, "notifications/progress") == count, "the recording has every one"
+    assert says(run.stdout, f"{count:,} notifications (last {KEPT_EVENTS} shown)"), run.stdout
+    assert says(run.stdout, f"notifications/progress {count:,}", f"done after {count} progress notifications")
+    assert says(run.stderr, f"progress {count}/{count}"), "the last progress is printed, whatever was thinned"
+    assert len(run.stderr.splitlines()) < 1000, "a flood is not a line a notification on stderr"
+
+    replayed = run_measured("replay", str(recording), "--json", env=flood_env(count))
+    assert replayed.code == 0, replayed.stderr[-2000:]
+    (flooded,) = [r for c in json.loads(replayed.stdout)["calls"] for r in c["rounds"] if r.get("notificationCount")]
+    assert flooded["notificationCount"] == count and flooded["notificationsByMethod"] == {
+        "notifications/progress": count
+    }
+    assert len(flooded["notifications"]) == KEPT_EVENTS
+    assert flooded["notifications"][-1]["params"]["progress"] == count, "the newest kept"
+
+
+def test_a_subscription_storm_keeps_a_flat_memory_and_the_recording_has_every_event(tmp_path: Path) -> None:
+    recording = tmp_path / "storm.jsonl"
+    count = 200_000
+    run = run_measured(
+        "listen", "--uri", "file:///storm", "--server", bad_server_spec("flood"), "--record", str(recording), "--json",
+        env=flood_env(count),
+    )  # fmt: skip
+    assert run.code == 0, run.stderr[-2000:]
+    assert run.peak_mb < PEAK_MB, f"peak RSS {run.peak_mb:.0f} MB for {count:,} events"
+    print(f"\n{count:,} events on one subscription: peak RSS {run.peak_mb:.0f} MB in {run.seconds:.1f} s")
+    assert recorded(recording, "notifications/resources/updated") == count, "the recording has every one"
+    listen = json.loads(run.stdout)["listen"]
+    assert listen["end"] == "graceful" and listen["eventCount"] == count
+    assert listen["eventsByMethod"] == {"notifications/resources/updated": count}
+    assert len(listen["events"]) == KEPT_EVENTS and listen["events"][-1]["params"]["n"] == count
+    assert len(run.stderr.splitlines()) < 2000, "a storm is not a line an event on stderr"
+
+
+@pytest.mark.parametrize(("mode", "era"), [("task-forever", "modern"), ("task-forever-legacy", "legacy")])
+def test_a_task_that_never_ends_is_cancelled_at_its_timeout_with_a_finding(tmp_path: Path, mode: str, era: str) -> None:
+    """The fixture's task stays ``working`` (polled every 50 ms: its hint is 0) until ``tasks/cancel`` comes."""
+    recording = tmp_path / "task.jsonl"
+    began = time.monotonic()
+    run = run_measured(
+        "call", "echo", "--server", bad_server_spec(mode), "--task-timeout", "2", "--record", str(recording), "--json",
+        env=flood_env(0),
+    )  # fmt: skip
+    assert run.code == 3, (run.stdout[-2000:], run.stderr[-2000:])
+    assert time.monotonic() - began < 60, "ended by the timeout, not by the test's"
+    doc = json.loads(run.stdout)
+    assert doc["era"] == era and doc["status"] == "failed"
+    assert "ran past --task-timeout 2 s and was cancelled: the server cancelled it" in doc["detail"]
+    (found,) = [f for f in doc["findings"] if f["code"] == "task-timeout"]
+    assert "tasks/cancel was sent" in found["message"]
+    assert [r["method"] for r in doc["rounds"]].count("tasks/cancel") == 1
+    sent = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines()[1:]]
+    cancels = [r for r in sent if r.get("dir") == "c2s" and (r.get("msg") or {}).get("method") == "tasks/cancel"]
+    assert len(cancels) == 1 and cancels[0]["msg"]["params"]["taskId"] == "forever-1"
+    said = [r.get("raw") for r in sent if r.get("dir") == "stderr"]
+    assert "tasks/cancel forever-1" in said, "the server received it"
+
+    printed = run_measured(
+        "call", "echo", "--server", bad_server_spec(mode), "--task-timeout", "0.5", "--no-record", env=flood_env(0)
+    )
+    assert printed.code == 3
+    assert says(printed.stdout, "task-timeout: the task forever-1 still ran after --task-timeout 0.5 s")
+    assert says(printed.stderr, "try: raise --task-timeout (0: no limit)", "server: tasks/cancel forever-1")

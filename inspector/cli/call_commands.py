@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
 from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.listing import listing_table
+from inspector.headless.listing import cache_line, listing_table
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
 from inspector.headless.terminal import out_console
@@ -90,12 +90,15 @@ def prompt(
 
 @connects(*ONE_CALL)
 def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], *, opts: ConnectOptions) -> None:
-    """Read a resource, answering every input request."""
+    """Read a resource, answering every input request; its caching hints (ttlMs, cacheScope) under the timeline."""
 
     async def operation(session: InspectorSession) -> Outcome:
         return await session.read_resource(uri)
 
-    run_and_exit(operation, opts=opts)
+    def hints(outcome: Outcome, _width: int) -> RenderableType:
+        return cache_line(outcome.result)
+
+    run_and_exit(operation, opts=opts, show_result=hints)
 
 
 UNANSWERED_SHOWN = 10

@@ -9,4 +9,6 @@ STATE_KEY_ENV: Final = "INSPECTOR_DEMO_STATE_KEY"
 """The secret every instance seals requestState with (at least 32 characters); unset: each process makes its own."""
 TASK_DIR_ENV: Final = "INSPECTOR_DEMO_TASK_DIR"
 """The folder every instance keeps its tasks in (``demo/task_share.py``); unset: each process keeps its own."""
-FLAWS: Final = ("sticky-state", "session-capabilities", "trusting-state", "own-key", "own-tasks")
+FLAWS: Final = (
+    "sticky-state", "session-capabilities", "trusting-state", "own-key", "own-tasks", "unstable-order",
+)  # fmt: skip

@@ -19,11 +19,15 @@ so a server built without a flaw (the TUI's demo, the screenshots, the tests' in
   ``RequestStateSecurity.ephemeral()``), whatever ``$INSPECTOR_DEMO_STATE_KEY`` says: B cannot open A's state.
 - ``own-tasks``: sound flows, but its tasks stay in this process's memory, whatever ``$INSPECTOR_DEMO_TASK_DIR``
   says (``task_share.py``): B does not know a task A made (``server.build_server`` leaves the folder out).
+- ``unstable-order``: sound flows, but its tools/list comes in an order of this process's own (the same on every
+  call to it, another on every other instance): the same tools, so a host's prompt cache built on A's list would
+  not survive a reconnect to B (seed 004: lists are ordered stably).
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import uuid
@@ -144,6 +148,29 @@ class _PolicyMiddleware:
             _POLICY.reset(token)
 
 
+class _UnstableOrder:
+    """The flaw ``unstable-order``: tools/list sorted by a hash salted per process, so each instance has its own
+    order (two instances agree with odds of one in 12!)."""
+
+    def __init__(self) -> None:
+        self.salt = os.urandom(16)
+
+    def _rank(self, tool: object) -> bytes:
+        name = tool.get("name") if isinstance(tool, dict) else getattr(tool, "name", "")
+        return hashlib.sha256(self.salt + str(name).encode()).digest()
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method != "tools/list":
+            return result
+        if isinstance(result, dict) and isinstance(result.get("tools"), list):
+            return {**result, "tools": sorted(result["tools"], key=self._rank)}
+        tools = getattr(result, "tools", None)
+        if result is not None and not isinstance(result, dict) and isinstance(tools, list):
+            return result.model_copy(update={"tools": sorted(tools, key=self._rank)})
+        return result
+
+
 def shared_security(flaw: str | None, environ: Mapping[str, str] = os.environ) -> RequestStateSecurity | None:
     """The requestState policy of a demo process: sealed under ``$INSPECTOR_DEMO_STATE_KEY`` when it is set and
     the flaw is not ``own-key``; None (the SDK's ephemeral per-process key) otherwise."""
@@ -155,11 +182,15 @@ def shared_security(flaw: str | None, environ: Mapping[str, str] = os.environ) -
 
 def apply(server: MCPServer[Any], flaw: str | None) -> None:
     """Give ``server`` the flaw's state policy (nothing for the sound demo, for ``own-key``, whose flaw is its key
-    alone, and for ``own-tasks``, whose flaw is where its tasks are kept)."""
+    alone, and for ``own-tasks``, whose flaw is where its tasks are kept); ``unstable-order`` reorders tools/list
+    instead."""
     if flaw is None or flaw in ("own-key", "own-tasks"):
         return
     if flaw not in FLAWS:
         raise ValueError(f"unknown flaw {flaw!r}: one of {', '.join(FLAWS)}")
+    if flaw == "unstable-order":
+        server.middleware.append(_UnstableOrder())
+        return
     policy: StatePolicy
     if flaw == "sticky-state":
         policy = StickyState()

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import anyio
 import uvicorn
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.mcpserver import MCPServer
 
 from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource, flows_tasks
@@ -49,6 +50,17 @@ def _lifespan(table: TaskTable) -> Callable[[MCPServer[Any]], AbstractAsyncConte
     return lifespan
 
 
+_CATALOG_HINT: Final = CacheHint(ttl_ms=60_000, scope="public")
+CACHE_HINTS: Final[dict[CacheableMethod, CacheHint]] = {
+    "tools/list": _CATALOG_HINT,
+    "prompts/list": _CATALOG_HINT,
+    "resources/list": _CATALOG_HINT,
+    "resources/templates/list": _CATALOG_HINT,
+    "resources/read": CacheHint(ttl_ms=5_000, scope="private"),
+}
+"""Seed 004's caching hints: the catalog is the same for everyone for a minute; a read resource is this login's."""
+
+
 def build_server(
     flaw: str | None = None, *, state_key: str | None = None, task_dir: Path | None = None, **protection: Any
 ) -> MCPServer[Any]:
@@ -72,6 +84,7 @@ def build_server(
         extensions=[tasks],
         middleware=[LegacyTaskMiddleware(tasks)],
         lifespan=_lifespan(tasks.table),
+        cache_hints=CACHE_HINTS,
         **protection,
     )
     flows_elicit.register(server)

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from inspector.protocol.caching import CacheHints
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.protocol.sanitize import one_line
@@ -87,18 +88,24 @@ COLUMNS: Final[dict[CatalogKind, tuple[Column, ...]]] = {
 }
 
 
+def cache_line(result: JsonObject | None) -> Text:
+    """The caching hints of a list or ``resources/read`` result, for the line under what was printed."""
+    return Text(CacheHints.of(result).describe(), style="dim")
+
+
 DESCRIPTION_MIN: Final = 12
 """The description's least width: below it the other columns fold instead (a name is never cut, only folded)."""
 
 
 def listing_table(kind: CatalogKind, result: JsonObject | None, width: int) -> RenderableType:
-    """The items of a list result as a table ``width`` columns wide at most, with a count under it (``3 tools``);
-    ``no tools`` when the list is empty."""
+    """The items of a list result as a table ``width`` columns wide at most, with a count under it (``3 tools``)
+    and its caching hints (``cache: 60 s, public (...)``); ``no tools`` when the list is empty."""
     found = (result or {}).get(CATALOG[kind].items_field)
     items = [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
     count = Text(f"{len(items)} {kind}" if items else f"no {kind}", style="dim")
+    cache = cache_line(result)
     if not items:
-        return count
+        return Group(count, cache)
     columns = COLUMNS[kind]
     rows = [[column.cell(item) for column in columns] for item in items]
     # A column nobody filled in (no tool has a title) is left out rather than shown empty.
@@ -116,4 +123,4 @@ def listing_table(kind: CatalogKind, result: JsonObject | None, width: int) -> R
             table.add_column(column.heading, overflow="fold", style="cyan" if i == 0 else None)
     for row in rows:
         table.add_row(*(Text(row[i]) for i in shown))
-    return Group(table, count)
+    return Group(table, count, cache)

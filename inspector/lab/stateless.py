@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from collections.abc import Callable
 
@@ -19,11 +20,18 @@ from inspector.lab.lab_session import LabSession, Ran
 from inspector.lab.plan import LabOptions
 from inspector.lab.report import Row
 from inspector.lab.routing import Route
+from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.protocol.sanitize import one_line
 from inspector.replay.rerun import Comparison
 from inspector.session.timeline import Round
 
 AddRow = Callable[[Row], None]
+OTHER_ORDER = (
+    "the same tools in another order: a host's prompt cache would not survive a reconnect (seed 004: lists are "
+    "ordered stably)"
+)
+STABLE_ORDER = "sort the list the same way on every instance (by name, say), never by a map or set of this process"
 SAME_CATALOG = (
     "tools/list MUST NOT vary per connection (2026-07-28): every instance must serve the same catalog (two "
     "different lists are two versions: see --server OLD --server NEW)"
@@ -41,7 +49,10 @@ async def group_one(main: LabSession, baseline: Baseline, options: LabOptions, a
     listing = await main.list_on("B", "tools")
     if baseline.tools is not None:
         comparison = compared(baseline.tools.call, listing, options)
-        if comparison.matches:
+        if not comparison.matches and reordered(baseline.tools.outcome.result, listing.outcome.result, "tools"):
+            add(Row("stateless 1", "tools/list on B", listing.route, "fail", OTHER_ORDER, STABLE_ORDER,
+                    call=listing.call.index))  # fmt: skip
+        elif comparison.matches:
             add(Row("stateless 1", "tools/list on B", listing.route, "pass", "the same tools as A's",
                     call=listing.call.index))  # fmt: skip
         else:
@@ -54,6 +65,16 @@ async def group_one(main: LabSession, baseline: Baseline, options: LabOptions, a
         main.answers.same_as(reference.ran.call)
         live = await main.run(reference.call, "B")
         add(_judged_alone(reference, live, options, legacy))
+
+
+def reordered(reference: JsonObject | None, live: JsonObject | None, kind: CatalogKind) -> bool:
+    """Whether two list results hold the same items (each whole, byte for byte as JSON) in another order."""
+    field = CATALOG[kind].items_field
+    before, after = (result.get(field) if result is not None else None for result in (reference, live))
+    if not isinstance(before, list) or not isinstance(after, list) or before == after:
+        return False
+    canonical = [[json.dumps(item, sort_keys=True) for item in items] for items in (before, after)]
+    return sorted(canonical[0]) == sorted(canonical[1])
 
 
 def _judged_alone(reference: Reference, live: Ran, options: LabOptions, legacy: bool) -> Row:

@@ -21,6 +21,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.protocol.caching import CacheHints
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS, SUBSCRIBE, SUBSCRIPTION_METHODS
 from inspector.replay.diff import Difference, JsonPath, diff
@@ -150,14 +151,16 @@ def _list_items(call: Call) -> JsonObject | None:
     """A recorded catalog list as one result: the items of every page, like ``list_all`` returns them."""
     field_name = LIST_METHODS[call.method].items_field
     items: list[Any] = []
+    pages: list[JsonObject] = []
     for round_ in call.rounds:
         page = round_.result
         if page is None:
             return call.result
+        pages.append(page)
         found = page.get(field_name)
         if isinstance(found, list):
             items.extend(item for item in found if isinstance(item, dict))
-    return {field_name: items}
+    return {field_name: items, **CacheHints.of_pages(pages).fields()}
 
 
 def compare(recorded: Call, live: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inspector.protocol.caching import CacheHints
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
@@ -21,7 +22,8 @@ class CatalogLister:
         """The tools of the last complete tools/list, by name."""
 
     async def list_all(self, kind: CatalogKind) -> Outcome:
-        """Every page of ``kind``'s list; ``result`` holds all the items."""
+        """Every page of ``kind``'s list; ``result`` holds all the items and the pages' ``ttlMs``/``cacheScope``
+        (``CacheHints.of_pages``)."""
         method = CATALOG[kind].list_method
         call = self._calls.ledger.start(method, {})
         return await self._calls.settle(call, method, self._pages(call, kind))
@@ -30,6 +32,7 @@ class CatalogLister:
         entry = CATALOG[kind]
         method, field = entry.list_method, entry.items_field
         items: list[JsonObject] = []
+        pages: list[JsonObject] = []
         cursor: str | None = None
         seen: set[str] = set()
         while True:
@@ -37,6 +40,7 @@ class CatalogLister:
             page = await self._calls.send(call, method, params, None)
             if is_input_required(page):
                 return self._calls.ledger.end(call, "failed", forbidden_input_required(method), result=page)
+            pages.append(page)
             found = page.get(field)
             if isinstance(found, list):
                 items.extend(item for item in found if isinstance(item, dict))
@@ -47,7 +51,8 @@ class CatalogLister:
             cursor = next_cursor
         if kind == "tools":
             items = self._admit_tools(call, items)
-        return self._calls.ledger.end(call, "complete", result={field: items})
+        # The caching hints stay on the one result (the printed list, --json and the TUI show them).
+        return self._calls.ledger.end(call, "complete", result={field: items, **CacheHints.of_pages(pages).fields()})
 
     def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
         """The tools a client may call: over HTTP, one with an invalid x-mcp-header is left out (SEP-2243)."""

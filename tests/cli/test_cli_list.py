@@ -61,3 +61,16 @@ def test_a_kind_the_server_did_not_declare_is_not_asked_for(tmp_path: Path) -> N
     assert forced.returncode == 4 and "-32601" in forced.stdout, "asked anyway, the server's error is shown"
     document = json.loads(inspector("list", "prompts", "--server", server, "--json").stdout)
     assert document["status"] == "not-offered" and document["declared"] == ["tools"]
+
+
+def test_list_and_read_keep_the_caching_hints_the_demo_sent() -> None:
+    listed = inspector("list", "tools", "--demo")
+    assert listed.returncode == 0, listed.stderr
+    assert says(listed.stdout, "cache: 60 s, public (any login may share it)"), listed.stdout
+    doc = json.loads(inspector("list", "tools", "--demo", "--json").stdout)
+    assert (doc["result"]["ttlMs"], doc["result"]["cacheScope"]) == (60000, "public"), "as the server sent them"
+    read = inspector("read", "demo://about", "--demo")
+    assert read.returncode == 0, read.stderr
+    assert says(read.stdout, "cache: 5 s, private (this login only)"), read.stdout
+    doc = json.loads(inspector("read", "demo://about", "--demo", "--json").stdout)
+    assert (doc["result"]["ttlMs"], doc["result"]["cacheScope"]) == (5000, "private")

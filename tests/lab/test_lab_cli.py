@@ -62,6 +62,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
                    str(folder / "sticky.xml"), "--no-record"],
         "tasks": ["lab", "stateless", "--demo", *TASK_TOOLS, "--json", "--no-record"],
         "own-tasks": ["lab", "stateless", "--demo", "--flaw", "own-tasks", *TASK_TOOLS, "--json", "--no-record"],
+        "unstable-order": ["lab", "stateless", "--demo", "--flaw", "unstable-order", "--call", "add", "--args",
+                           '{"a": 1, "b": 2}', "--json", "--no-record"],
     }  # fmt: skip
     # The demo's tasks work for a tenth of their time (its poll hint follows, down to 50 ms).
     found = start_many(commands, cli_env(folder / "data", INSPECTOR_DEMO_TASK_SCALE="0.1")).wait()
@@ -92,6 +94,20 @@ def test_a_flawed_demo_is_red_naming_the_check_and_the_cause(runs: dict[str, Cli
     suites = ElementTree.parse(Path(runs["folder"].stdout) / "sticky.xml").getroot()
     failures = [failure for suite in suites for case in suite if (failure := case.find("failure")) is not None]
     assert len(failures) == 2 and "process memory" in (failures[0].get("message") or "")
+
+
+def test_a_demo_listing_its_tools_in_another_order_per_instance_fails_the_list_check(
+    runs: dict[str, CliRun],
+) -> None:
+    run = runs["unstable-order"]
+    assert run.code == 1, run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["instances"]["B"] == "inspector demo-server --flaw unstable-order"
+    failed = [row for row in doc["rows"] if row["verdict"] == "fail"]
+    assert [row["check"] for row in failed] == ["tools/list on B"], failed
+    assert failed[0]["why"].startswith("the same tools in another order: a host's prompt cache would not survive")
+    assert "seed 004: lists are ordered stably" in failed[0]["why"]
+    assert all(row["verdict"] == "pass" for row in doc["rows"] if row["check"] == "tools/call add on B")
 
 
 def test_two_demo_processes_share_their_tasks(runs: dict[str, CliRun]) -> None:

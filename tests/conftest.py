@@ -54,6 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 LONGEST_FIRST: Final = (
     "interop/test_conformance.py",
+    "ui/test_modal_sizes.py",
     "ui/test_main_screen.py",
     "demo/test_demo_tasks_session.py",
     "ui/test_long_work.py",

@@ -3,34 +3,23 @@ in, and back again; pilot tests and its SVG snapshot (the docstring says what a 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from textual.widgets import OptionList
-from ui_support import SIZE, burst, make_app, wait_for
+from ui_support import SIZE, burst, make_app, offer_servers, wait_for
 
 from inspector.targets import known as known_targets
-from inspector.targets.target import Target
 from inspector.ui.screens.connect import ConnectScreen, SpecBox
 from inspector.ui.screens.main import MainScreen
 
 SnapCompare = Callable[..., bool]
 
 
-def write_configs(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".mcp.json").write_text(
-        json.dumps({"mcpServers": {"weather": {"command": "uvx", "args": ["weather-mcp"]}}})
-    )
-    known_targets.remember(tmp_path / "config", Target.from_spec("python -m inspector.demo", name="demo server"))
-
-
 # ---------------------------------------------------------------------------------------------------- pilot tests
 async def test_connect_screen_offers_recent_and_configured_servers(tmp_path: Path) -> None:
-    write_configs(tmp_path)
+    offer_servers(tmp_path)
     app = make_app(tmp_path, target=None)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
@@ -50,7 +39,7 @@ async def test_the_box_has_the_focus_and_what_is_typed_at_once_is_connected_to(t
     """The screen says "type a command ... and press enter": with recent servers listed, the box still has the
     focus, and a spec typed with enter in one burst (before the screen is even drawn) connects to what was
     typed, not to the highlighted server."""
-    write_configs(tmp_path)
+    offer_servers(tmp_path)
     app = make_app(tmp_path, target=None)
     async with app.run_test(size=SIZE) as pilot:
         burst(app, "http://127.0.0.1:9/mcp", "enter")
@@ -70,7 +59,7 @@ async def test_the_box_has_the_focus_and_what_is_typed_at_once_is_connected_to(t
 async def test_enter_in_the_empty_box_connects_the_highlighted_server(tmp_path: Path) -> None:
     """Down goes from the box to the list; back in the box, Enter with nothing typed: the highlighted server is
     meant, not an empty command."""
-    write_configs(tmp_path)
+    offer_servers(tmp_path)
     app = make_app(tmp_path, target=None)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
@@ -120,12 +109,7 @@ def test_connect_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
     enter)"), an empty input for a command or URL with the focus (its border lit, the cursor in it), then a list:
     "Recent (1)" with "demo server  stdio  python -m inspector.demo" highlighted, and "From client config files (1)"
     with "weather (.mcp.json)  stdio  uvx weather-mcp". The footer says "enter connect", "↓ servers"."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".mcp.json").write_text(
-        json.dumps({"mcpServers": {"weather": {"command": "uvx", "args": ["weather-mcp"]}}})
-    )
-    known_targets.remember(tmp_path / "config", Target.from_spec("python -m inspector.demo", name="demo server"))
+    offer_servers(tmp_path)
     app = make_app(tmp_path, target=None)
 
     async def steps(pilot: Any) -> None:

@@ -15,7 +15,18 @@ from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
-from ui_support import SIZE, WORK_ITEM, burst, connected, finished_call, wait_for
+from ui_support import (
+    SIZE,
+    WORK_ITEM,
+    asked,
+    burst,
+    catalog_item,
+    catalog_on,
+    connected,
+    finished_call,
+    opened,
+    wait_for,
+)
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.modals.answers_editor import AnswersEditor
@@ -29,7 +40,7 @@ from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.catalog import Catalog, CatalogList
+from inspector.ui.widgets.catalog import CatalogList
 from inspector.ui.widgets.query_box import SearchBox
 
 AppFactory = Callable[..., InspectorApp]
@@ -43,11 +54,7 @@ def asking(app: InspectorApp, key: str) -> Callable[[], bool]:
 async def test_keys_typed_while_the_composer_opens_fill_its_fields_in_order(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        listing = screen.query_one(CatalogList)
-        listing.focus()
-        listing.highlighted = listing.get_option_index("tools:9")  # add: integers a and b
-        await wait_for(pilot, lambda: listing.has_focus)
+        screen = await catalog_on(pilot, "add")  # integers a and b
         # Enter opens the composer; everything after it is typed before the composer exists.
         burst(app, "enter", "2", "tab", "35", "enter")
         await wait_for(pilot, lambda: screen.timeline.calls[-1].name == "add" and screen.timeline.calls[-1].ended)
@@ -59,7 +66,7 @@ async def test_a_tab_typed_fast_is_never_overtaken_by_the_next_characters(app_fa
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
+        add = catalog_item(screen, "add")
         # The composer is on its way; the keys come before it is built.
         screen.composer.compose(ComposePlan("tools", add))
         burst(app, "2", "tab", "35", "shift+tab", "0")
@@ -118,13 +125,6 @@ async def searched_at_once_after(pilot: Pilot[Any], screen: MainScreen, *closing
     assert isinstance(app.screen, MainScreen) and search.value == "slow"
 
 
-async def opened(pilot: Pilot[Any], kind: type[Screen[Any]]) -> None:
-    """Wait until a dialog of ``kind`` is on top with its first focus set."""
-    app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted)
-    await pilot.pause()
-
-
 async def test_keys_typed_right_after_a_slash_go_to_the_search_box(app_factory: AppFactory) -> None:
     """``/`` moves the focus a turn after its key is read: the letters typed with it wait for that turn."""
     app = app_factory()
@@ -139,11 +139,7 @@ async def test_enter_on_the_composer_then_slash_at_once(app_factory: AppFactory)
     the ``s`` resent the call just made)."""
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        listing = screen.query_one(CatalogList)
-        listing.focus()
-        listing.highlighted = listing.get_option_index("tools:9")  # add: integers a and b
-        await wait_for(pilot, lambda: listing.has_focus)
+        screen = await catalog_on(pilot, "add")  # integers a and b
         burst(app, "enter")
         await opened(pilot, ComposeScreen)
         await searched_at_once_after(pilot, screen, "2", "tab", "3", "enter")
@@ -175,7 +171,7 @@ async def test_escape_on_the_composer_then_slash_at_once(app_factory: AppFactory
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
-        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
+        add = catalog_item(screen, "add")
         screen.composer.compose(ComposePlan("tools", add))
         await opened(pilot, ComposeScreen)
         await searched_at_once_after(pilot, screen, "7", "escape")
@@ -204,8 +200,7 @@ async def test_keys_typed_as_a_question_closes_go_to_the_screen_behind(
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
         await wait_for(pilot, lambda: screen.query_one(CatalogList).has_focus)
-        screen.run_call(CallRequest("tools", tool, {"location": "Paris"} if tool == "get_weather" else {}))
-        await opened(pilot, dialog)
+        await asked(pilot, screen, tool, dialog)
         await searched_at_once_after(pilot, screen, *closing)
         call = screen.timeline.calls[-1]
         await wait_for(pilot, lambda: call.ended)

@@ -132,7 +132,7 @@ def test_sampling_dialog(snap_compare: SnapCompare) -> None:
     maxTokens 100, model hints claude, priorities "cost 0.2 · intelligence 0.8". Below: "Your reply (the assistant
     message):" and an empty text box that has the focus (highlighted border, cursor in it: the first keys typed are
     the reply), "model inspector-user" and "stopReason endTurn", an unticked "Answer every sampling request with the
-    stub model (no more dialogs)", the hint "ctrl+t (s outside the text boxes) for the stub model · maxTokens 100
+    stub model from now on", the hint "ctrl+t (s outside the text boxes) for the stub model · maxTokens 100
     (counted as words)", the buttons Send reply, Stub model, Cancel the call; the footer lists ^t Stub model."""
 
     async def steps(pilot: Pilot[Any]) -> None:

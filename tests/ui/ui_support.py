@@ -4,18 +4,21 @@ peer (``peers.py``), a step clock so latencies are the same on every run, fixed 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 from peers import demo
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from inspector.answers.base import Answer, AnswerSource, NoAnswer
 from inspector.demo.in_process import NAME
 from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
+from inspector.targets import known as known_targets
 from inspector.targets.target import Target
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
@@ -24,9 +27,12 @@ from inspector.ui.lab_port import LabFactory
 from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.selection import selection
+from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.detail_view import DetailView
 
 SIZE: Final = (160, 45)
+SIZES: Final = [(80, 24), (100, 30), (160, 45)]
+"""The terminal sizes every screen and dialog is tried at: the smallest a person works in, a common one, a large one."""
 DEMO: Final = Target.from_spec("python -m inspector.demo", name="demo")
 WAIT_S: Final = 30.0
 """How long a test waits for what it expects before failing (generous: the suite runs on a loaded 2-core machine)."""
@@ -74,10 +80,12 @@ def make_app(
     interactive: bool = False,
     recording: Path | None = None,
     lab_factory: LabFactory | None = None,
+    roots: tuple[str | Path, ...] | None = None,
 ) -> InspectorApp:
     """The app with a factory of sessions to a fresh ``peer()`` each; every session built is appended to
     ``sessions``. ``interactive``: questions are asked in the app's own dialogs, not answered by ``answers``.
-    ``recording``: where the session records (as the TUI's own sessions do). ``lab_factory``: the Lab screen's."""
+    ``recording``: where the session records (as the TUI's own sessions do). ``lab_factory``: the Lab screen's.
+    ``roots``: the roots offered for roots/list (None: the current folder, which differs from machine to machine)."""
     built = sessions if sessions is not None else []
 
     def factory(chosen: Target, given: AnswerSource) -> InspectorSession:
@@ -91,13 +99,26 @@ def make_app(
 
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    settings = AppSettings(theme=theme, config_dir=tmp_path / "config", home=home, cwd=home, lab_factory=lab_factory)
+    settings = AppSettings(
+        theme=theme, config_dir=tmp_path / "config", home=home, cwd=home, lab_factory=lab_factory, roots=roots
+    )
     app = InspectorApp(
         factory, target, settings, answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS)
     )
     if interactive:
         app.answers = app.interactive_answers()
     return app
+
+
+def offer_servers(tmp_path: Path) -> None:
+    """What the connect screen of ``make_app(tmp_path, target=None)`` lists: a recent target ("demo server", the
+    demo's command) and a server of the home's ``.mcp.json`` ("weather", ``uvx weather-mcp``)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"weather": {"command": "uvx", "args": ["weather-mcp"]}}})
+    )
+    known_targets.remember(tmp_path / "config", Target.from_spec("python -m inspector.demo", name="demo server"))
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = WAIT_S) -> None:
@@ -140,6 +161,42 @@ async def connected(pilot: Pilot[Any]) -> MainScreen:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.catalog_loaded)
     return main_screen(pilot)
+
+
+async def opened(pilot: Pilot[Any], kind: type[Screen[Any]]) -> None:
+    """Wait until a dialog (or screen) of ``kind`` is on top with its first focus set."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted)
+    await pilot.pause()
+
+
+def catalog_item(screen: MainScreen, name: str) -> dict[str, Any]:
+    """The catalog's tool ``name``, as the server listed it."""
+    return next(item for item in screen.query_one(Catalog).items["tools"] if item.get("name") == name)
+
+
+async def catalog_on(pilot: Pilot[Any], tool: str) -> MainScreen:
+    """Wait until connected, then put the focus on the catalog's list with the tool ``tool`` highlighted (enter
+    opens its composer). The catalog must be shown (from 100 columns; under that it is a drawer ``/`` opens)."""
+    screen = await connected(pilot)
+    names = [item.get("name") for item in screen.query_one(Catalog).items["tools"]]
+    listing = screen.query_one(CatalogList)
+    listing.focus()
+    listing.highlighted = listing.get_option_index(f"tools:{names.index(tool)}")
+    await wait_for(pilot, lambda: listing.has_focus)
+    return screen
+
+
+DEMO_ARGUMENTS: Final[dict[str, dict[str, Any]]] = {"get_weather": {"location": "Paris"}}
+"""The arguments the demo's tools that ask questions are called with (the others take none)."""
+
+
+async def asked(pilot: Pilot[Any], screen: MainScreen, tool: str, dialog: type[Screen[Any]]) -> None:
+    """Call the demo's ``tool`` (with ``DEMO_ARGUMENTS``) and wait until the ``dialog`` it asks in is open: in an
+    app made ``interactive``, get_weather and book_meeting ask in a form, open_dashboard asks to open a URL,
+    ask_capital for a model's reply (sampling) and show_roots for the roots."""
+    screen.run_call(CallRequest("tools", tool, DEMO_ARGUMENTS.get(tool, {})))
+    await opened(pilot, dialog)
 
 
 async def finished_call(pilot: Pilot[Any], name: str, arguments: dict[str, Any]) -> MainScreen:

@@ -63,7 +63,7 @@ class ExportModal(Dialog[None]):
     ExportModal #export-error { height: auto; color: $error; display: none; padding: 1 0; }
     ExportModal.-failed #export-error { display: block; }
     ExportModal.-failed #export-text, ExportModal.-failed #export-note { display: none; }
-    ExportModal #export-note { height: 1; color: $text-muted; }
+    ExportModal #export-note { height: auto; color: $text-muted; }  /* two lines under 90 columns, never cut */
     """
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from textual import events
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
@@ -32,6 +33,11 @@ USER_MODEL: Final = "inspector-user"
 """The model name pre-filled for a reply a person writes (the server sees who answered)."""
 
 STOP_REASONS: Final = ("endTurn", "stopSequence", "maxTokens")
+
+SHORT_SCREEN: Final = 38
+"""Under this many rows the dialog at its natural height may not fit: a title and a note of 2 lines each, the
+request at most 40% of the screen, the reply form (label, 6-line box, model row, error, checkbox), the buttons and
+the borders take 20 rows and 40% of the screen, and the dialog has 96% of the rows above the footer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +62,12 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
     SamplingModal .sampling-request:focus { border: round $accent; }
     SamplingModal .sampling-reply { height: auto; margin-top: 1; }
     SamplingModal .sampling-reply TextArea { height: 6; }
+    /* On a short screen (``SHORT_SCREEN``) the request takes the room the reply form leaves, 2 lines of it at least
+       (it scrolls, and Tab reaches it), and the reply box has 1 to 4 lines: at 80x24 the reply's fields, the note
+       and the buttons stay on screen, where the request at its height hid them under the buttons. (Not on a taller
+       one: a box sized by the room left makes the dialog as tall as the screen allows, blank lines and all.) */
+    SamplingModal.-short .sampling-request { height: 1fr; min-height: 4; }
+    SamplingModal.-short .sampling-reply TextArea { height: 15vh; min-height: 3; max-height: 6; }
     SamplingModal .sampling-row { height: auto; }
     SamplingModal .sampling-row > Label { width: 12; padding-top: 0; }
     SamplingModal .sampling-row > Input { width: 1fr; background: $panel; }
@@ -76,6 +88,7 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
         self.max_tokens = json_int(max_tokens)
 
     def compose_dialog(self) -> ComposeResult:
+        self.set_class(self.app.size.height < SHORT_SCREEN, "-short")
         request = VerticalScroll(Static(request_text(self.params)), classes="sampling-request", can_focus=True)
         request.border_title = "Request"
         yield request
@@ -95,10 +108,13 @@ class SamplingModal(AnswerModal[SamplingReply | None]):
                 )
             yield Static("", id="sampling-error")
             yield Checkbox(
-                "Answer every sampling request with the stub model (no more dialogs)", id="always-stub", compact=True
+                "Answer every sampling request with the stub model from now on", id="always-stub", compact=True
             )
         limit = f"maxTokens {self.max_tokens} (counted as words)" if self.max_tokens is not None else "no maxTokens"
         yield Static(f"ctrl+t (s outside the text boxes) for the stub model · {limit}", classes="answer-note")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT_SCREEN, "-short")
 
     def compose_buttons(self) -> ComposeResult:
         yield Button(

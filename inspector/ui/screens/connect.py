@@ -94,14 +94,17 @@ class ConnectScreen(Screen[Target]):
         recent = known_targets.load_recent(self.config_dir)
         found = known_targets.discover(self.home, self.cwd)
         self.problems = found.problems
+        # The names' column is as wide as the longest name (50 at most): at 80 columns a row still holds the name,
+        # the kind and the command, where a 50-column name pushed the command onto a line of its own.
+        width = max((len(one_line(target.display_name, 50)) for target in [*recent, *found.targets]), default=0)
         options: list[Option] = [Option(Text(f"Recent ({len(recent)})", style="bold"), id="head:recent", disabled=True)]
-        options += [self._option(f"recent:{i}", target) for i, target in enumerate(recent)]
+        options += [self._option(f"recent:{i}", target, width) for i, target in enumerate(recent)]
         options.append(
             Option(
                 Text(f"From client config files ({len(found.targets)})", style="bold"), id="head:found", disabled=True
             )
         )
-        options += [self._option(f"found:{i}", target) for i, target in enumerate(found.targets)]
+        options += [self._option(f"found:{i}", target, width) for i, target in enumerate(found.targets)]
         listing = self.query_one(OptionList)
         listing.add_options(options)
         self.query_one("#connect-problems", Static).update("\n".join(self.problems))
@@ -111,9 +114,9 @@ class ConnectScreen(Screen[Target]):
         # not a turn later, so that no key typed meanwhile reaches the list).
         self.set_focus(self.query_one(SpecBox), scroll_visible=False)
 
-    def _option(self, option_id: str, target: Target) -> Option:
+    def _option(self, option_id: str, target: Target, width: int) -> Option:
         self.targets[option_id] = target
-        label = Text(f"  {one_line(target.display_name, 50):<50} ", no_wrap=True, end="")
+        label = Text(f"  {one_line(target.display_name, 50):<{width}}  ", no_wrap=True, end="")
         label.append(f"{target.kind:<6} ", style="italic")
         label.append(one_line(target.spec, 120), style="dim")
         return Option(label, id=option_id)

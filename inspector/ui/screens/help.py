@@ -16,18 +16,30 @@ from inspector.ui.modals.dialog import Dialog
 from inspector.ui.safe_text import safe
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from textual.app import ComposeResult
 
     from inspector.ui.keys import KeyInfo
 
 
+def longest_word(cells: Iterable[str]) -> int:
+    """The width of the longest word of ``cells``: a column narrower than that cuts the word ("subscriptio…")."""
+    return max((len(word) for cell in cells for word in cell.split()), default=0)
+
+
 def key_table(keys: list[KeyInfo]) -> Table:
-    """The keys as a table whose cells wrap (never cut): key, action, what it does, where."""
+    """The keys as a table whose cells wrap (never cut): key, action, what it does, where. The action and where
+    columns are as wide as their words need, up to 20 and 16 columns (then they wrap between words); what it does
+    takes the rest, never less than its longest word (``width`` is the least a column with a ratio gets). At 80
+    columns shares of the width cut "subscriptions" to "subscriptio…" and "(subscriptions/listen)" to
+    "(subscriptions/liste…"."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False, header_style="bold")
+    where = longest_word(key.where for key in keys)
     table.add_column("key", no_wrap=True, min_width=6)
-    table.add_column("action", ratio=2)
-    table.add_column("what it does", ratio=5)
-    table.add_column("where", ratio=2)
+    table.add_column("action", min_width=longest_word(key.description for key in keys), max_width=20)
+    table.add_column("what it does", ratio=1, width=longest_word(key.tooltip for key in keys))
+    table.add_column("where", min_width=where, max_width=max(where, 16))
     for key in keys:
         table.add_row(Text(key.key, style="bold"), key.description, key.tooltip, key.where)
     return table
@@ -41,7 +53,9 @@ class HelpScreen(Dialog[None]):
     HelpScreen #help-intro, HelpScreen .help-later { color: $text-muted; height: auto; }
     HelpScreen #help-recording { height: auto; margin-top: 1; }
     HelpScreen .help-later { margin-top: 1; }
-    HelpScreen #help-keys { height: auto; max-height: 80vh; }
+    /* 65% of the screen at most: with the intro and the recording's path on two lines each and the borders, the
+       box ends inside the dialog from 80x24 up (at 80% it was cut by a line at 80x24, more with a recording). */
+    HelpScreen #help-keys { height: auto; max-height: 65vh; }
     HelpScreen #help-keys:focus { border-left: outer $accent; }
     """
 

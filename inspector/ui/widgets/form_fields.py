@@ -266,7 +266,10 @@ class EnumField(FieldWidget):
 class MultiField(FieldWidget):
     """Pick several options (arrays of ``items.enum`` or ``items.anyOf`` consts)."""
 
-    DEFAULT_CSS = "MultiField SelectionList { height: auto; max-height: 8; border: none; padding: 0; }"
+    # Compact: no border, focused or not (the focus shows in the highlighted option). A border that came with the
+    # focus made the list two lines taller as Tab reached it, after the form had scrolled it into view: its last
+    # options were left below the form's edge.
+    DEFAULT_CSS = "MultiField SelectionList { height: auto; max-height: 8; }"
 
     def compose_control(self) -> ComposeResult:
         chosen = self.initial if isinstance(self.initial, list) else []
@@ -274,7 +277,8 @@ class MultiField(FieldWidget):
             *(
                 Selection(safe_line(option.label), index, option.value in chosen)
                 for index, option in enumerate(self.spec.options)
-            )
+            ),
+            compact=True,
         )
 
     def read(self, path: Path, found: Collected) -> Any:
@@ -303,7 +307,9 @@ class JsonField(FieldWidget):
         if self.spec.reason:
             yield Static(safe(f"JSON: {self.spec.reason}"), classes="field-reason")
         text = "" if self.initial is MISSING else json.dumps(self.initial, indent=2, ensure_ascii=False)
-        yield TextArea(text, soft_wrap=True, tab_behavior="indent", show_line_numbers=False)
+        # Tab goes to the next field, as everywhere in a form ("tab next field"): an editor that took it for
+        # indentation kept the person from the buttons below it.
+        yield TextArea(text, soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
 
     def read(self, path: Path, found: Collected) -> Any:
         text = self.query_one(TextArea).text

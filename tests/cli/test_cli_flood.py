@@ -1,9 +1,8 @@
 """Floods and a task that never ends, through the real ``inspector`` process against the bad fixture server.
-
 A call that gets 100,000 progress notifications and a subscription flooded with 200,000 ``resources/updated`` keep a
-flat memory (the process's peak RSS, read by ``wait4``, under a bound the unbounded timeline passed well before the
-end: it held every notification, 186 MB after 86,000 events), while the recording has every one and the printed
-timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
+flat memory (the process's peak RSS, read from ``/proc`` while it runs, under a bound the unbounded timeline passed
+well before the end: it held every notification, 186 MB after 86,000 events), while the recording has every one and
+the printed timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
 ``--task-timeout`` (``tasks/cancel`` in the 2026 and the 2025-11-25 forms, which the server logs), with a
 ``task-timeout`` finding and exit 3."""
 
@@ -14,11 +13,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
 from cli_support import ENTRY, bad_server_spec
@@ -48,25 +46,39 @@ class Run:
     seconds: float
 
 
+def peak_rss_mb(pid: int) -> float | None:
+    """The process's own peak RSS so far (``VmHWM``, per address space: it starts afresh at ``exec``), in MB; None
+    once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    kb = next((line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")), None)
+    return int(kb) / 1024 if kb is not None else None
+
+
 def run_measured(*args: str, env: dict[str, str]) -> Run:
-    """``inspector ARGS`` as a real process, its output in files (a flood's stderr is not held in a pipe), reaped
-    with ``wait4`` for its own peak RSS (``ru_maxrss``; its server's, far smaller, is the other one it includes)."""
+    """``inspector ARGS`` as a real process, its output in files (a flood's stderr is not held in a pipe), its peak
+    RSS read from ``/proc`` while it runs (``VmHWM`` only rises, so the last reading is the peak but for its very
+    end). Not ``wait4``'s ``ru_maxrss``: a child forked from a pytest worker that has grown to 400 MB reports the
+    worker's size as its own peak (Linux keeps the pre-``exec`` high-water mark in it)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         began = time.monotonic()
         process = subprocess.Popen([sys.executable, "-c", ENTRY, *args], stdout=out, stderr=err, env=env)
-        reaped: list[tuple[int, int, Any]] = []
-        reaper = threading.Thread(target=lambda: reaped.append(os.wait4(process.pid, 0)), daemon=True)
-        reaper.start()
-        reaper.join(RUN_TIMEOUT)
-        if not reaped:
-            process.kill()
-            reaper.join(RUN_TIMEOUT)
-        _, status, usage = reaped[0]
-        process.returncode = os.waitstatus_to_exitcode(status)
+        peak = 0.0
+        while process.poll() is None:
+            reading = peak_rss_mb(process.pid)
+            peak = max(peak, reading or 0.0)
+            if time.monotonic() - began > RUN_TIMEOUT:
+                process.kill()
+            try:
+                process.wait(timeout=0.02)  # (a bounded wait on its exit between two readings)
+            except subprocess.TimeoutExpired:
+                continue
         seconds = time.monotonic() - began
         out.seek(0)
         err.seek(0)
-        return Run(process.returncode, out.read(), err.read(), usage.ru_maxrss / 1024, seconds)
+        return Run(process.returncode, out.read(), err.read(), peak, seconds)
 
 
 def flood_env(count: int) -> dict[str, str]:

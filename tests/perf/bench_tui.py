@@ -43,7 +43,7 @@ from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)
-SECONDS_PER_CASE: Final = 15.0
+SECONDS_PER_CASE: Final = 36.0
 """What one size costs, live or replayed, besides its calls, on the 2-core development machine (the app's start and
 close, five page-downs through the pilot, 200 keys and 30 resizes timed to their frames), for the first line's
 estimate."""

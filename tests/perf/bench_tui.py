@@ -6,9 +6,9 @@ its calls (the session core's share; "build timeline"), the time from starting t
 timeline, the time of one page-down through the pilot (key press to
 idle, pilot overhead included) with how many timeline lines were drawn for it, and the time to move a page and
 render every visible line of it directly (the widget's own cost, cache bypassed). Then what a person feels: a key
-sent as a terminal's driver sends it, timed to the frame that shows it (p50 and p99 of 200 keys: down, page-down,
+sent as a terminal's driver sends it, timed to the frame that shows it (p50 and p99 of 100 keys: down, page-down,
 up, page-up from the middle of the timeline; the goal is a p99 under 50 ms at 10,000 calls), and a resize of the
-terminal timed to the frame laid out at the new size (p50 and p99 of 30, between 160x45, 100x30 and 80x24; the goal
+terminal timed to the frame laid out at the new size (p50 and p99 of 15, between 160x45, 100x30 and 80x24; the goal
 is under 100 ms).
 
 Then the same figures for a recording opened offline, as ``inspector replay FILE`` does: a synthetic stdio recording
@@ -43,9 +43,9 @@ from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)
-SECONDS_PER_CASE: Final = 36.0
+SECONDS_PER_CASE: Final = 20.0
 """What one size costs, live or replayed, besides its calls, on the 2-core development machine (the app's start and
-close, five page-downs through the pilot, 200 keys and 30 resizes timed to their frames), for the first line's
+close, five page-downs through the pilot, 100 keys and 15 resizes timed to their frames), for the first line's
 estimate."""
 SECONDS_PER_CALL: Final = 0.0007
 """What a call costs there, live (the session's calls) and replayed (the recording synthesised and loaded) together."""
@@ -62,10 +62,10 @@ def _counting(self: TimelineView, y: int) -> Any:
 
 TimelineView.render_line = _counting  # type: ignore[method-assign]
 
-KEYS_TIMED: Final = 200
+KEYS_TIMED: Final = 100
 """Key presses timed per size for the key-to-repaint percentiles (down, page-down, up, page-up in turn, from the
 middle of the timeline: each moves the cursor, so each must repaint)."""
-RESIZES_TIMED: Final = 30
+RESIZES_TIMED: Final = 15
 """Terminal resizes timed per size (160x45, 100x30, 80x24 in turn)."""
 KEY_ROUND: Final = ("down", "pagedown", "up", "pageup")
 RESIZE_ROUND: Final = ((100, 30), (80, 24), (160, 45))

@@ -138,6 +138,11 @@ class InspectorSession:
     # ------------------------------------------------------------------------------------------------ connecting
     async def connect(self) -> EraDecision:
         """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
+        # (the answer chain imports validation, and jsonschema with it, on its first answer, so that commands that
+        # never connect start without it; a session loads it here, before any call, so the ~60 ms it takes is never
+        # counted in an answer's time)
+        import inspector.answers.validation  # noqa: F401
+
         negotiated = await self.handshake.connect()
         self._sender = RequestSender(
             self.connection,

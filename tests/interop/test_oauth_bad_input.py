@@ -13,9 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from oauth_bad_server import CODE, BadOAuth
-from oauth_support import FollowLogin, auth_config, file_store, session_for
-
-from inspector.session.session import ConnectError
+from oauth_support import FollowLogin, auth_config, connect_fails, file_store, session_for
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(60)]  # (external: these tests open sockets)
 
@@ -47,19 +45,11 @@ async def test_a_broken_authorization_server_is_reported_and_nothing_is_stored(
     session = session_for(
         bad.mcp_url, auth_config(store, FollowLogin(), exchange_timeout=1.0), record=tmp_path / "r.jsonl"
     )
-    try:
-        with pytest.raises(ConnectError) as failed:
-            try:
-                await session.connect()
-            finally:
-                await session.close()
-    finally:
-        bad.stop()
-        await asyncio.wait_for(asyncio.gather(serving, return_exceptions=True), 10)
-    assert message in failed.value.message, failed.value.message
-    assert hint in failed.value.hint, failed.value.hint
+    failed = await connect_fails(session, bad, serving)
+    assert message in failed.message, failed.message
+    assert hint in failed.hint, failed.hint
     last = session.timeline.auth[-1]
-    assert last.outcome in ("failed", "refused") and last.hint == failed.value.hint
+    assert last.outcome in ("failed", "refused") and last.hint == failed.hint
     assert any(f.code == "transport" and "auth-" in f.message for f in session.timeline.findings)
     assert store.load(bad.mcp_url) is None, "nothing stored half-done"
     assert CODE not in (tmp_path / "r.jsonl").read_text(), "the authorization code is redacted everywhere"

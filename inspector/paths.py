@@ -40,9 +40,12 @@ PRIVATE_FOLDER: Final = 0o700
 
 
 def private_folder(path: Path) -> Path:
-    """``path`` as a folder, the folders made for it readable by the user only (a folder that exists is left as it
-    is: it may be the user's own, such as where ``--record`` was pointed)."""
-    path.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    """``path`` as a folder, every folder made for it readable by the user only (a folder that exists is left as it
+    is: it may be the user's own, such as where ``--record`` was pointed). Each is made in turn: ``mkdir(parents=
+    True)`` gives the parents it makes the default mode, not ``mode``."""
+    missing = [folder for folder in (path, *path.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
     return path
 
 

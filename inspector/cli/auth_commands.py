@@ -16,6 +16,7 @@ from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.auth_render import LiveSteps, expiry_text, login_summary, status_json, status_view
 from inspector.headless.document import split_json
 from inspector.headless.terminal import out_console
+from inspector.protocol.oauth import NOT_STORED
 from inspector.protocol.sanitize import json_text, one_line
 from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.time_split import login_split
@@ -77,15 +78,22 @@ def login(
         steps = session.timeline.auth
         fresh = any(s.step == "token" and s.outcome == "ok" and s.http is not None for s in steps)
         summary = _summary(store, server)
+        # a DPoP-bound or a workload's token lives in this process only: the login worked, and nothing was stored
+        kept = next((s.what for s in steps if s.step == "token" and s.what.startswith(NOT_STORED)), None)
         if opts.as_json:
             doc: dict[str, Any] = {
                 "status": "logged-in" if fresh else ("already-logged-in" if summary else "no-login-needed"),
                 "login": summary,
+                "stored": fresh and kept is None,
                 "store": store.where,
                 "steps": [s.to_json() for s in steps],
                 **split_json(login_split(steps)),  # the exchanges the server's, the consent page the person's
             }
             sys.stdout.write(json_text(doc) + "\n")
+        elif fresh and kept is not None:
+            if steps:
+                console.print(login_summary(steps))
+            out_console().print(Text(f"logged in to {one_line(server, 120)}; {one_line(kept, 240)}", style="bold"))
         elif summary is None:
             out_console().print(Text(f"{one_line(server, 120)} asked for no login: nothing stored"))
         else:

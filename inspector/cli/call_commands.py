@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
 from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.listing import cache_line, listing_table
+from inspector.headless.listing import cache_line, listing_table, weight_json
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
 from inspector.headless.render import finding_line
 from inspector.headless.terminal import out_console
@@ -53,12 +53,20 @@ def list_(
         bool,
         typer.Option("--force", help="Send the list request even if the server did not declare the capability."),
     ] = False,
+    by_weight: Annotated[
+        bool,
+        typer.Option(
+            "--by-weight",
+            help="The heaviest first: by what a host hands a model of each tool, prompt or template (bytes).",
+        ),
+    ] = False,
     *,
     opts: ConnectOptions,
 ) -> None:
     """List the server's tools, prompts, resources or resource templates (every page): the timeline, then a table of
-    what was listed (names whole, the description cut to the width); --json gives the items in full. A kind the
-    server did not declare is not asked for (exit 7; --force asks anyway)."""
+    what was listed (names whole, the description cut to the width; for tools, prompts and templates what a host
+    hands a model of each, in bytes and estimated tokens, and the total); --json gives the items in full, and their
+    weight. A kind the server did not declare is not asked for (exit 7; --force asks anyway)."""
     if kind not in CATALOG:
         *others, last = CATALOG
         raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
@@ -70,9 +78,12 @@ def list_(
         return await session.list_all(listing.kind)
 
     def table(outcome: Outcome, width: int) -> RenderableType:
-        return listing_table(listing.kind, outcome.result, width)
+        return listing_table(listing.kind, outcome.result, width, by_weight=by_weight)
 
-    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source(), show_result=table)
+    def weight(outcome: Outcome) -> dict[str, object]:
+        return weight_json(listing.kind, outcome.result) if outcome.ok else {}
+
+    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source(), show_result=table, extra=weight)
 
 
 @connects(*ONE_CALL)

@@ -7,9 +7,11 @@ the tools, call each one (answering elicitations with the schema's defaults, the
 
 Auth scenarios log in like any run, with three differences: the suite's authorization endpoint answers at once
 with a redirect, so the login follows it itself through the recorded client (no browser, no listener); the client
-is the one the context names (pre-registered, client credentials, a private-key JWT, an enterprise IdP), else the
-suite's fixed Client ID Metadata Document URL where the server supports CIMD, else dynamic registration; logins
-are kept in memory only (never a user's keyring).
+is the one the context names (pre-registered, client credentials, a private-key JWT, an enterprise IdP, a
+workload's JWT for the jwt-bearer grant), else the suite's fixed Client ID Metadata Document URL where the server
+supports CIMD, else dynamic registration; logins are kept in memory only (never a user's keyring). DPoP is left to
+the default (``--dpop`` not given): the DPoP scenarios' servers challenge with the DPoP scheme alone, which is a
+server requiring it, so those logins bind their tokens as any user's would.
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
 from inspector.session.token_store import open_store
 from inspector.targets.target import Target
-from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider
+from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider, WorkloadAssertion
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
 """The suite's fixed Client ID Metadata Document URL (basic-cimd expects exactly this client_id)."""
 PRESERVATION = "json-schema-2020-12-preservation"
+WORKLOAD = "auth/wif-jwt-bearer"
+"""Its context holds the workload's JWT (``valid_jwt``; also ``wrong_audience_jwt`` and ``expired_jwt``, which the
+suite keeps for negative runs: a valid one is what a workload's platform gives it)."""
 
 
 def tool_arguments(tool: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +123,9 @@ def credentials(scenario: str, context: dict[str, Any]) -> Credentials:
             private_key_pem=_text(context, "private_key_pem"),
             signing_algorithm=_text(context, "signing_algorithm") or "ES256",
         )
+    if scenario == WORKLOAD:
+        workload = WorkloadAssertion(value=_text(context, "valid_jwt"))
+        return Credentials(client_id, grant="jwt_bearer", assertion=workload)
     endpoint = _text(context, "idp_token_endpoint")
     if scenario == "auth/enterprise-managed-authorization" and endpoint:
         idp = IdentityProvider(

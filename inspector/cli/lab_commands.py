@@ -27,7 +27,7 @@ from typer.core import TyperCommand
 from inspector.answers.base import AnswerSource
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects, ignore_patterns
-from inspector.cli.run import error_console, say_error
+from inspector.cli.run import error_console, say_error, write_junit
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
 from inspector.headless.terminal import out_console
@@ -279,7 +279,7 @@ def lab(
     runner.subscribe(_progress(error_console()))
     report = run_loop(runner.run())
     if junit is not None:
-        junit.write_text(junit_xml(report), encoding="utf-8")
+        write_junit(junit, junit_xml(report))
     if opts.as_json:
         sys.stdout.write(json_text(report_json(report)) + "\n")
     else:

@@ -21,6 +21,7 @@ import typer
 from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
+from inspector.paths import open_private
 from inspector.protocol.json_input import parse_object
 from inspector.replay.diff import JsonPath, PatternError, parse_pattern
 from inspector.session.tasks import TASK_TIMEOUT_S
@@ -28,6 +29,7 @@ from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, 
 
 if TYPE_CHECKING:
     from inspector.cli.wiring import SessionSettings
+    from inspector.protocol.oauth_dpop import DpopMode
 
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
@@ -212,6 +214,26 @@ class ConnectOptions:
             "another origin, plain http off this machine); without it such a login stops before opening anything.",
         ),
     )
+    dpop: bool | None = field(
+        default=None,
+        metadata=option(
+            "--dpop/--no-dpop",
+            help="Bind the login's token to a key made for it (DPoP, RFC 9449) where the authorization server takes "
+            "ES256 proofs; --no-dpop: never (neither: only when the server requires it). A bound token is not stored.",
+        ),
+    )
+    jwt_bearer_assertion_file: Path | None = field(
+        default=None,
+        metadata=option(
+            "--jwt-bearer-assertion-file",
+            help="Log in as a workload: present the JWT in this file (read at each token request: platforms rotate "
+            "it) with the jwt-bearer grant (RFC 7523, SEP-1933); no browser, no registration, nothing stored.",
+        ),
+    )
+    jwt_bearer_assertion_env: str | None = field(
+        default=None,
+        metadata=option("--jwt-bearer-assertion-env", help="The same, with the JWT in this environment variable."),
+    )
 
     def login(self) -> LoginChoices:
         """The login options, checked (a usage error says which is wrong)."""
@@ -225,6 +247,11 @@ class ConnectOptions:
         url = self.client_metadata_url
         if url is not None and not (url.startswith("https://") and url.split("://", 1)[1].strip("/").count("/")):
             raise typer.BadParameter("--client-metadata-url must be an https URL with a path")
+        assertion = self._workload_assertion()
+        if assertion is not None and (secret or url):
+            raise typer.BadParameter("a workload logs in with its assertion alone: drop the client secret and CIMD URL")
+        if assertion is not None and self.no_login:
+            raise typer.BadParameter("--no-login forbids a workload's login too (its token is never stored): drop one")
         return LoginChoices(
             allowed=not self.no_login,
             client_id=self.client_id,
@@ -234,7 +261,31 @@ class ConnectOptions:
             timeout=self.login_timeout,
             callback_port=self.callback_port,
             accept_risks=self.accept_login_risks,
+            dpop="auto" if self.dpop is None else "on" if self.dpop else "off",
+            assertion_file=str(self.jwt_bearer_assertion_file) if self.jwt_bearer_assertion_file else None,
+            assertion=assertion if self.jwt_bearer_assertion_env else None,
         )
+
+    def _workload_assertion(self) -> str | None:
+        """The workload's JWT as it reads now (checked here, so a typo is a usage error, not a failed login), from
+        --jwt-bearer-assertion-file or --jwt-bearer-assertion-env; None when neither is given."""
+        path, name = self.jwt_bearer_assertion_file, self.jwt_bearer_assertion_env
+        if path is not None and name:
+            raise typer.BadParameter("give one of --jwt-bearer-assertion-file and --jwt-bearer-assertion-env")
+        if name:
+            value = os.environ.get(name, "").strip()
+            if not value:
+                raise typer.BadParameter(f"--jwt-bearer-assertion-env {name}: that variable is not set")
+            return value
+        if path is None:
+            return None
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as bad:
+            raise typer.BadParameter(f"cannot read {path}: {bad}", param_hint="--jwt-bearer-assertion-file") from None
+        if not text:
+            raise typer.BadParameter(f"{path} is empty", param_hint="--jwt-bearer-assertion-file")
+        return text
 
     def target(self, spec: str | None = None) -> Target:
         """The target: ``spec`` (a command's own argument), else exactly one of --server and --demo."""
@@ -303,8 +354,7 @@ class ConnectOptions:
 def writable_recording(path: Path) -> Path:
     """``path`` once a recording can be written there (its folder made), else a usage error that says why."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.open("ab").close()
+        os.close(open_private(path, append=True))  # (its folders made 0700 and it 0600 now, as the recorder keeps it)
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise typer.BadParameter(f"cannot record to {path}: {why}; give another path", param_hint="--record") from None
@@ -324,6 +374,12 @@ class LoginChoices:
     callback_port: int | None = None
     accept_risks: bool = False
     """``--accept-login-risks``: the warnings about a login's addresses are accepted without asking."""
+    dpop: DpopMode = "auto"
+    """``--dpop`` on, ``--no-dpop`` off, neither auto (``protocol.oauth_dpop.choose``)."""
+    assertion_file: str | None = None
+    """``--jwt-bearer-assertion-file``: log in as a workload with the JWT in this file, read at each token request."""
+    assertion: str | None = field(default=None, repr=False)
+    """``--jwt-bearer-assertion-env``'s value: log in as a workload with this JWT."""
 
 
 _SHARED: Final[dict[Group, tuple[str, ...]]] = {
@@ -346,6 +402,9 @@ _SHARED: Final[dict[Group, tuple[str, ...]]] = {
         "login_timeout",
         "callback_port",
         "accept_login_risks",
+        "dpop",
+        "jwt_bearer_assertion_file",
+        "jwt_bearer_assertion_env",
     ),
 }
 """Group -> the ``ConnectOptions`` fields of its options, in the order --help lists them."""

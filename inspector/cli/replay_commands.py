@@ -7,6 +7,10 @@ Exit codes: ``replay FILE`` 0 (shown, even with unreadable lines: they are liste
 2 when the file cannot be opened; ``replay FILE --against SPEC`` 0 all match, 1 any difference, 3 connection or
 transport failure, 5 no answer, 6 round cap, 4 JSON-RPC error (a live failure the recorded call did not have),
 2 usage; ``export`` 0, 2 when the call cannot be exported that way; ``sessions`` 0.
+
+``replay FILE --against SPEC --junit OUT`` also writes the re-run as JUnit XML (a test case per recorded call), and
+``export FILE --as pytest`` writes every call a re-run would make as a pytest module (``replay.pytest_export``), for
+CI.
 """
 
 from __future__ import annotations
@@ -14,24 +18,26 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
-from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
+from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded, write_junit
 from inspector.cli.wiring import build_session, run_loop
-from inspector.headless.document import call_json, finding_json
+from inspector.headless.document import call_json, findings_json
 from inspector.headless.render import print_timeline
 from inspector.headless.terminal import out_console
 from inspector.protocol.methods import request_label
 from inspector.protocol.sanitize import clean, json_text, one_line
+from inspector.replay.call_messages import CallMessages
 from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
+from inspector.replay.pytest_export import export_pytest
 from inspector.replay.recorded_answers import ReplayAnswers
-from inspector.replay.report import print_report, report_json
-from inspector.replay.rerun import rerun, rerun_plan
+from inspector.replay.report import print_report, report_json, report_junit
+from inspector.replay.rerun import RerunReport, rerun, rerun_plan
 from inspector.replay.steps import print_steps
 from inspector.replay.store import limits, list_sessions, recordings_dir
 from inspector.session.outcome import EXIT_CONNECT
@@ -134,12 +140,18 @@ def replay(
     yes: Annotated[
         bool, typer.Option("--yes", help="With --against: send the recorded calls without asking first.")
     ] = False,
+    junit: Annotated[
+        Path | None,
+        typer.Option("--junit", help="With --against: also write the re-run as JUnit XML, a test case per call (CI)."),
+    ] = None,
     *,
     opts: ConnectOptions,
 ) -> None:
     """Show a recorded session offline, read-only (no server is started): in the TUI when the terminal is
     interactive, else printed (--tui / --print choose); walk it with --step; or re-run it --against a server and
     diff every call's result (exit 0 all match, 1 any difference, 3/4/5 as `inspector call`)."""
+    if junit is not None and against is None:
+        raise typer.BadParameter("--junit goes with --against (the re-run is what it reports)")
     loaded = _load(file)
     if against is None and not as_json and (tui if tui is not None else sys.stdin.isatty() and sys.stdout.isatty()):
         from inspector.cli.tui import open_replay_tui
@@ -163,8 +175,13 @@ def replay(
                 max_rounds=opts.max_rounds,
                 timeout=opts.timeout,
             )
+            failure: list[str] = []
             try:
-                if not await connect_or_report(session):
+                if not await connect_or_report(session, before_error=failure.append):
+                    if junit is not None:
+                        unreached = RerunReport(str(file), session.timeline.target, None, None)
+                        unreached.connect_error = session.redact(failure[0] if failure else "could not connect")
+                        write_junit(junit, report_junit(unreached))
                     return EXIT_CONNECT
                 report = await rerun(
                     timeline,
@@ -186,6 +203,8 @@ def replay(
             else:
                 print_report(out_console(), report)
             say_recorded(recording, "re-run recorded")
+            if junit is not None:
+                write_junit(junit, report_junit(report))
             return report.exit_code
 
         raise typer.Exit(run_loop(main()))
@@ -198,7 +217,7 @@ def replay(
             "protocolVersion": timeline.era.version if timeline.era else None,
             "server": timeline.server_info,
             "calls": [call_json(c, timeline) for c in timeline.calls],
-            "findings": [finding_json(f) for f in timeline.findings],
+            **findings_json(timeline.findings, timeline.findings.by_code),
         }
         sys.stdout.write(json_text(doc) + "\n")
         raise typer.Exit(0)
@@ -211,22 +230,53 @@ def replay(
     raise typer.Exit(0)
 
 
+PYTEST: Final = "pytest"
+"""The export of a whole recording (every other ``--as`` exports one call)."""
+
+
 def export(
     file: FileArg,
-    call: Annotated[int, typer.Option("--call", min=1, help="The call number (#N on the timeline).")],
+    call: Annotated[
+        int | None, typer.Option("--call", min=1, help="The call number (#N on the timeline); not with pytest.")
+    ] = None,
     fmt: Annotated[
-        str, typer.Option("--as", help="curl (one HTTP round), json (the call's messages) or python.")
+        str,
+        typer.Option(
+            "--as",
+            help="curl (one HTTP round), json (the call's messages), python (an SDK script), or pytest (every call "
+            "of the recording as a regression test module).",
+        ),
     ] = "json",
     round_: Annotated[int | None, typer.Option("--round", min=1, help="With --as curl: the round (default 1).")] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore", help="With --as pytest: a result path its tests do not compare, e.g. 'content[*].text'."
+        ),
+    ] = None,
 ) -> None:
-    """Export one recorded call: a curl command reproducing one HTTP round, its JSON-RPC messages, or an SDK script."""
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"--as must be one of {', '.join(FORMATS)}")
+    """Export one recorded call (a curl command reproducing one HTTP round, its JSON-RPC messages, or an SDK script),
+    or with --as pytest the whole recording: a pytest module with a test per call that makes it again against the
+    recorded server ($INSPECTOR_SERVER overrides it) and asserts it ends as recorded."""
+    if fmt == PYTEST:
+        if call is not None:
+            raise typer.BadParameter("--as pytest exports every call of the recording: leave --call out")
+        ignore_patterns(ignore)  # (a path that does not parse is a usage error now, not a module that fails later)
+    elif fmt not in FORMATS:
+        raise typer.BadParameter(f"--as must be one of {', '.join((*FORMATS, PYTEST))}")
+    elif call is None:
+        raise typer.BadParameter(f"--as {fmt} exports one call: give --call N (#N on the timeline)")
+    elif ignore:
+        raise typer.BadParameter("--ignore goes with --as pytest (what its tests leave out of the compare)")
     loaded = _load(file)
-    timeline = build_loaded(loaded)
+    every = CallMessages(call or 0)  # (--as json: the recording has every notification, the timeline a round's newest)
+    timeline = build_loaded(loaded, every.heard)
     _say_problems([p for p in loaded.problems if p.severity == "error"])
     try:
-        text = export_call(timeline, call, fmt, round_, header=loaded.header)
+        if fmt in FORMATS and call is not None:
+            text = export_call(timeline, call, fmt, round_, header=loaded.header, messages=every.messages(timeline))
+        else:
+            text = export_pytest(timeline, recording=str(file), ignore=list(ignore or []))
     except ExportError as bad:
         say_error(str(bad))
         raise typer.Exit(2) from None

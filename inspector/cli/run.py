@@ -16,7 +16,7 @@ from inspector.answers.base import AnswerSource
 from inspector.cli.interrupt import EXIT_INTERRUPTED, Interrupt
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import SessionSettings, build_session, login_config, run_loop
-from inspector.headless.document import finding_json, outcome_document
+from inspector.headless.document import findings_json, outcome_document
 from inspector.headless.progress import ProgressLines
 from inspector.headless.render import print_timeline
 from inspector.headless.terminal import err_console, out_console
@@ -102,7 +102,7 @@ async def connect_or_report(
                 "exitCode": EXIT_CONNECT,
                 "detail": session.redact(failure.message),
                 "hint": session.redact(failure.hint),
-                "findings": [finding_json(f) for f in session.timeline.findings],
+                **findings_json(session.timeline.findings, session.timeline.findings.by_code),
             }
             print(json_text(doc))
         return False
@@ -118,9 +118,11 @@ def run_and_exit(
     show_all_calls: bool = False,
     show_result: ShowResult | None = None,
     asked_for: CallStatus | None = None,
+    extra: Callable[[Outcome], dict[str, Any]] | None = None,
 ) -> NoReturn:
     """Run one headless operation with the options its command was given (``target`` and ``answers`` when the
-    command chose them itself); exit with its code."""
+    command chose them itself); exit with its code. ``extra``: what the ``--json`` document adds (``list``'s
+    weight)."""
     chosen = target if target is not None else opts.target()
     source = answers if answers is not None else opts.answer_source()
     auth = login_config(chosen, opts.login(), error_console())
@@ -137,6 +139,7 @@ def run_and_exit(
             show_all_calls=show_all_calls,
             show_result=show_result,
             asked_for=asked_for,
+            extra=extra,
         )
     )
     raise typer.Exit(code)
@@ -225,3 +228,15 @@ def say_recorded(record: Path | None, what: str = "recorded") -> None:
     if record is not None:
         # (one line whatever the width: a path cut in two cannot be copied from a log)
         error_console().print(Text(f"{what} to {record}", style="dim"), soft_wrap=True)
+
+
+def write_junit(path: Path, document: str) -> None:
+    """Write the JUnit file a command was asked for (``--junit``, for CI), its folder made first; one that cannot be
+    written is an error (exit 2), said after the report was printed."""
+    from inspector.junit import save_junit
+
+    try:
+        save_junit(path, document)
+    except OSError as failed:
+        say_error(f"could not write the JUnit file {path}: {failed.strerror or failed}", "give --junit a writable path")
+        raise typer.Exit(2) from None

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from inspector.cli.options import LoginChoices
 from inspector.cli.wiring import build_session, login_config, open_recorder
+from inspector.session.result_cache import ResultCache
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 
@@ -20,17 +21,21 @@ if TYPE_CHECKING:
 
 
 def make_session_factory(
-    recording: Path | None, login: LoginChoices | None = None, face: Login | None = None
+    recording: Path | None, login: LoginChoices | None = None, face: Login | None = None, *, cache: bool = True
 ) -> Callable[[Target, AnswerSource], InspectorSession]:
     """The factory the UI calls to turn the target it was given or chose into a session (transport + recorder +
     session); the target carries its headers, environment and secrets, so they are redacted from the recording. A
     server behind OAuth is logged in to through ``face`` (the TUI's login screen: the browser opens where there is
     one, the URL is shown to copy, a redirect may be pasted), else through the browser only (the TUI owns the
-    terminal: nothing is printed)."""
+    terminal: nothing is printed). ``cache``: each server gets one ``ResultCache`` for the whole run, handed to
+    every session made for it, so a reconnect finds the lists it listed while their ttlMs lasts (``--no-cache``:
+    none)."""
+    caches: dict[str, ResultCache] = {}
 
     def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
         auth = login_config(chosen, login or LoginChoices(), quiet=True, face=face)
-        return build_session(chosen, answers, record=recording, auth=auth)
+        kept = caches.setdefault(chosen.spec, ResultCache()) if cache else None
+        return build_session(chosen, answers, record=recording, auth=auth, cache=kept)
 
     return session_factory
 
@@ -59,8 +64,10 @@ def open_tui(
     roots: list[str] | None = None,
     stub_sampling: bool = False,
     login: LoginChoices | None = None,
+    cache: bool = True,
 ) -> int:
-    """Run the TUI on ``target`` (None: the connect screen); returns the exit code."""
+    """Run the TUI on ``target`` (None: the connect screen); returns the exit code. ``cache``: lists and reads are
+    served from a cache while their ttlMs lasts (``--no-cache``: never)."""
     from inspector.cli.tui_lab import TuiLabFactory
     from inspector.ui.app import run_app
     from inspector.ui.app_settings import AppSettings
@@ -75,7 +82,7 @@ def open_tui(
         lab_factory=TuiLabFactory(record=record is not None, login=choices, face=face),
         login=face,
     )
-    return run_app(make_session_factory(record, choices, face), target, settings)
+    return run_app(make_session_factory(record, choices, face, cache=cache), target, settings)
 
 
 def screen_login(choices: LoginChoices) -> ScreenLogin:

@@ -16,6 +16,13 @@ from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 
 ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme name (shipped or from your themes folder).")]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Ask the server for every list and read: none is served from the cache, whatever its ttlMs says.",
+    ),
+]
 
 
 @connects(Group.ERA, Group.RECORD, Group.JSON)
@@ -27,6 +34,7 @@ def demo(
     stub_model: Annotated[
         bool, typer.Option("--stub-model", help="Answer sampling requests with the deterministic stub model.")
     ] = False,
+    no_cache: NoCacheOpt = False,
     *,
     opts: ConnectOptions,
 ) -> None:
@@ -35,7 +43,7 @@ def demo(
     if not headless:
         from inspector.cli.tui import open_tui
 
-        code = open_tui(target, record=opts.recording(), theme=theme, stub_sampling=stub_model)
+        code = open_tui(target, record=opts.recording(), theme=theme, stub_sampling=stub_model, cache=not no_cache)
         raise typer.Exit(code)
     answers = ConnectOptions(answers=example_answers_path(), stub_model=True).answer_source()
     results: list[Outcome] = []
@@ -54,6 +62,7 @@ def connect(
         str | None, typer.Argument(help="An http(s) URL or a stdio command line; none: the connect screen.")
     ] = None,
     theme: ThemeOpt = None,
+    no_cache: NoCacheOpt = False,
     *,
     opts: ConnectOptions,
 ) -> None:
@@ -68,6 +77,7 @@ def connect(
         roots=opts.root,
         stub_sampling=opts.stub_model,
         login=opts.login(),
+        cache=not no_cache,
     )
     raise typer.Exit(code)
 

@@ -22,6 +22,7 @@ from inspector.protocol.redact import Redactor
 from inspector.session import records
 from inspector.session.heap import FreezingHeap
 from inspector.session.recorder import Recorder
+from inspector.session.result_cache import ResultCache
 from inspector.session.session import EraMode, InspectorSession
 from inspector.session.task_store import TaskStore
 from inspector.targets.target import Target
@@ -110,6 +111,7 @@ class SessionSettings(TypedDict, total=False):
     tasks: bool
     log_level: str | None
     task_timeout: float | None
+    cache: ResultCache | None
 
 
 def build_session(
@@ -199,7 +201,7 @@ def login_config(
     from inspector.cli.login import FlagConsent, TerminalLogin, browser_here, terminal_here
     from inspector.protocol.login_urls import RiskConsent
     from inspector.session.token_store import open_store
-    from inspector.transport.oauth.config import AuthConfig, Credentials
+    from inspector.transport.oauth.config import AuthConfig, Credentials, WorkloadAssertion
 
     quiet_sdk_logging()
     browser = choices.browser and browser_here()
@@ -218,6 +220,10 @@ def login_config(
             else "there is no browser here and no terminal to paste the redirect into"
         )
     credentials = Credentials(choices.client_id, choices.client_secret, client_metadata_url=choices.client_metadata_url)
+    if choices.assertion_file or choices.assertion:
+        # a workload: its platform's JWT is the grant (no browser, no registration), read anew at each token request
+        workload = WorkloadAssertion(choices.assertion_file, None if choices.assertion_file else choices.assertion)
+        credentials = Credentials(choices.client_id, grant="jwt_bearer", assertion=workload)
     # The warnings about a login's addresses: the flag accepts them; else the face's own screen asks (the TUI's),
     # else the login stops, saying which flag goes on.
     consent: RiskConsent | FlagConsent = FlagConsent(choices.accept_risks, None if quiet else console or err_console())
@@ -231,6 +237,7 @@ def login_config(
         login_timeout=choices.timeout,
         no_login_reason=reason,
         consent=consent,
+        dpop=choices.dpop,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from inspector.headless.render import includes_startup
@@ -22,6 +23,18 @@ def finding_json(found: Finding) -> JsonObject:
         out["call"] = found.call_index
     if found.round_index is not None:
         out["round"] = found.round_index
+    return out
+
+
+def findings_json(found: Iterable[Finding], by_code: Mapping[str, int]) -> JsonObject:
+    """``findings``: the kept findings (``session.kept_findings``: the first few of each code); when some were let
+    go (a flood), ``findingCount`` how many came and ``findingsByCode`` how many of each code."""
+    listed = [finding_json(f) for f in found]
+    out: JsonObject = {"findings": listed}
+    count = sum(by_code.values())
+    if count > len(listed):
+        out["findingCount"] = count
+        out["findingsByCode"] = dict(by_code)
     return out
 
 
@@ -164,11 +177,21 @@ def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
         "detail": call.status_detail or None,
         **call_times_json(call),
         "rounds": rounds_json(call, timeline),
-        "findings": [finding_json(f) for f in call.all_findings()],
+        **findings_json(call.all_findings(), call.findings_by_code()),
         "task": task_json(call.task) if call.task is not None else None,
         "listen": listen_json(call.listen) if call.listen is not None else None,
         **({"auth": [s.to_json() for s in call.auth]} if call.auth else {}),
+        **from_cache_json(call),
     }
+
+
+def from_cache_json(call: Call | None) -> JsonObject:
+    """``fromCache`` for a call answered from the client's cache (nothing sent): how old, whose result, how many
+    pages; nothing for any other call."""
+    cached = call.cached if call is not None else None
+    if cached is None:
+        return {}
+    return {"fromCache": {"ageMs": round(cached.age_ms, 3), "of": cached.of, "pages": cached.pages}}
 
 
 def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> JsonObject:
@@ -189,10 +212,11 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "transport": timeline.transport,
         **(call_times_json(call) if call is not None else {}),
         "rounds": rounds_json(call, timeline) if call is not None else [],
+        **from_cache_json(call),
         "task": task_json(call.task) if call is not None and call.task is not None else None,
         "listen": listen_json(call.listen) if call is not None and call.listen is not None else None,
         "session": [round_json(r) for r in timeline.session],
-        "findings": [finding_json(f) for f in timeline.findings],
+        **findings_json(timeline.findings, timeline.findings.by_code),
     }
     if timeline.auth:
         doc["auth"] = [s.to_json() for s in timeline.auth]

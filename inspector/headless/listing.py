@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from inspector.protocol.caching import CacheHints
+from inspector.protocol.catalog_weight import ESTIMATED, item_weight, tokens_said, total, weighed, weight_said, weights
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.protocol.sanitize import one_line
@@ -54,6 +55,8 @@ class Column:
     cell: Callable[[JsonObject], str]
     shrinks: bool = False
     """Cut to the width left (the description); the others are never cut (a name folds rather than loses its end)."""
+    right: bool = False
+    """Numbers, aligned on the right."""
 
 
 def _field(name: str) -> Callable[[JsonObject], str]:
@@ -88,6 +91,14 @@ COLUMNS: Final[dict[CatalogKind, tuple[Column, ...]]] = {
 }
 
 
+def weight_columns(kind: CatalogKind) -> tuple[Column, Column]:
+    """The two weight columns: an item's bytes, and its tokens (estimated: the line under the table says how)."""
+    return (
+        Column("bytes", lambda item: f"{item_weight(kind, item).bytes:,}", right=True),
+        Column("tokens", lambda item: tokens_said(item_weight(kind, item).tokens), right=True),
+    )
+
+
 def cache_line(result: JsonObject | None) -> Text:
     """The caching hints of a list or ``resources/read`` result, for the line under what was printed."""
     return Text(CacheHints.of(result).describe(), style="dim")
@@ -97,16 +108,49 @@ DESCRIPTION_MIN: Final = 12
 """The description's least width: below it the other columns fold instead (a name is never cut, only folded)."""
 
 
-def listing_table(kind: CatalogKind, result: JsonObject | None, width: int) -> RenderableType:
-    """The items of a list result as a table ``width`` columns wide at most, with a count under it (``3 tools``)
-    and its caching hints (``cache: 60 s, public (...)``); ``no tools`` when the list is empty."""
+def listed_items(kind: CatalogKind, result: JsonObject | None) -> list[JsonObject]:
+    """The items of a list result (every page's, as ``list_all`` joined them)."""
     found = (result or {}).get(CATALOG[kind].items_field)
-    items = [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
+def weight_json(kind: CatalogKind, result: JsonObject | None) -> JsonObject:
+    """``weight`` for ``--json``: what a host hands a model of each item, in bytes and estimated tokens, and the
+    kind's total (nothing for resources, which are read rather than offered)."""
+    if not weighed(kind):
+        return {}
+    found = weights(kind, listed_items(kind, result))
+    whole = total(found)
+    items = [{"name": w.name, "bytes": w.bytes, "tokensEstimated": w.tokens} for w in found]
+    return {"weight": {"bytes": whole.bytes, "tokensEstimated": whole.tokens, "estimate": ESTIMATED, "items": items}}
+
+
+def _weight_line(kind: CatalogKind, items: list[JsonObject]) -> Text | None:
+    """``handed to a model: 4,683 bytes, ≈1.2k tokens (tokens estimated ...)`` under the count."""
+    if not weighed(kind) or not items:
+        return None
+    return Text(f"handed to a model: {weight_said(total(weights(kind, items)))} ({ESTIMATED})", style="dim")
+
+
+def listing_table(
+    kind: CatalogKind, result: JsonObject | None, width: int, *, by_weight: bool = False
+) -> RenderableType:
+    """The items of a list result as a table ``width`` columns wide at most, with a count under it (``3 tools``),
+    what a model is handed of them (tools, prompts, templates: each item's bytes and estimated tokens, and the
+    total) and its caching hints (``cache: 60 s, public (...)``); ``no tools`` when the list is empty.
+    ``by_weight``: the heaviest item first (else the server's order)."""
+    items = listed_items(kind, result)
     count = Text(f"{len(items)} {kind}" if items else f"no {kind}", style="dim")
     cache = cache_line(result)
     if not items:
         return Group(count, cache)
+    if by_weight and weighed(kind):
+        # (sorted is stable: among equal weights, the server's order)
+        items = sorted(items, key=lambda item: -item_weight(kind, item).bytes)
     columns = COLUMNS[kind]
+    if weighed(kind):
+        *named, description = columns
+        columns = (*named, *weight_columns(kind), description)
     rows = [[column.cell(item) for column in columns] for item in items]
     # A column nobody filled in (no tool has a title) is left out rather than shown empty.
     shown = [i for i, column in enumerate(columns) if any(row[i] for row in rows)]
@@ -120,7 +164,9 @@ def listing_table(kind: CatalogKind, result: JsonObject | None, width: int) -> R
             room = max(width - fixed - gaps, DESCRIPTION_MIN)
             table.add_column(column.heading, no_wrap=True, overflow="ellipsis", width=min(room, natural[i]))
         else:
-            table.add_column(column.heading, overflow="fold", style="cyan" if i == 0 else None)
+            justify: JustifyMethod = "right" if column.right else "left"
+            table.add_column(column.heading, overflow="fold", style="cyan" if i == 0 else None, justify=justify)
     for row in rows:
         table.add_row(*(Text(row[i]) for i in shown))
-    return Group(table, count, cache)
+    weight = _weight_line(kind, items)
+    return Group(table, count, *([weight] if weight is not None else []), cache)

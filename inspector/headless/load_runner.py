@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.session.build_state import LetGo
+from inspector.session.kept_findings import KeptFindings
 from inspector.session.outcome import Outcome
 from inspector.session.timeline import Finding
 
@@ -49,13 +50,13 @@ class FindingTally:
     """Each code raised -> how many times, and the first finding of that code."""
     total: int = 0
 
-    def add(self, findings: Iterable[Finding]) -> None:
-        """Count these findings (in the order raised)."""
+    def add(self, findings: KeptFindings[Finding]) -> None:
+        """Count these findings (what the timeline let go of: every one counted by code, the first of each kept)."""
         by_code = self.by_code
-        for found in findings:
-            count, first = by_code.get(found.code, (0, found))
-            by_code[found.code] = (count + 1, first)
-            self.total += 1
+        for code, raised, found in findings.tally():
+            count, first = by_code.get(code, (0, found))
+            by_code[code] = (count + raised, first)
+            self.total += raised
 
 
 @dataclass(slots=True)

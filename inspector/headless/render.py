@@ -19,6 +19,7 @@ from inspector.headless.time_words import times_text, waits
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import SUBSCRIPTION_METHODS
 from inspector.protocol.sanitize import clean, one_line
+from inspector.session.kept_findings import KeptFindings
 from inspector.session.listen_span import ListenSpan, event_gist
 from inspector.session.time_split import NOBODY, TimeSplit
 from inspector.session.timeline import Call, Finding, Round, Timeline
@@ -169,6 +170,7 @@ def round_lines(
         lines.append(Text(f"  {cont}    {notes.of(LOG) - len(logs):,} earlier log(s) not shown", style="dim"))
     lines.extend(log_line(message, f"  {cont}    ") for message in logs)
     lines.extend(finding_line(f, f"  {cont}    ") for f in round_.findings)
+    lines.extend(fold_lines(round_.findings, f"  {cont}    "))
     return lines
 
 
@@ -206,14 +208,34 @@ def log_line(message: JsonObject | None, indent: str) -> Text:
     return text
 
 
+FINDING_MARK: Final = {"error": "✗", "warning": "⚠", "info": "ℹ"}
+FINDING_STYLE: Final = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
 def finding_line(found: Finding, indent: str = "  ") -> Text:
     """A finding: severity mark, code, message."""
-    mark = {"error": "✗", "warning": "⚠", "info": "ℹ"}[found.severity]
-    style = {"error": "red", "warning": "yellow", "info": "cyan"}[found.severity]
+    mark = FINDING_MARK[found.severity]
+    style = FINDING_STYLE[found.severity]
     text = Text(indent)
     text.append(f"{mark} {found.code}: ", style=style)
     text.append(one_line(found.message, None))
     return text
+
+
+def fold_lines(found: KeptFindings[Finding], indent: str = "  ", *, where: str = "") -> list[Text]:
+    """After the kept findings, a line for each code some of whose findings were let go (a flood): how many came,
+    the first shown (``KeptFindings.said``), ``where`` they were raised (`` in this session``)."""
+    lines: list[Text] = []
+    for code in found.folded():
+        first = next((f for f in found if found.counted_as(f.code) == code), None)
+        severity = first.severity if first is not None else "warning"
+        text = Text(indent)
+        text.append(
+            f"{FINDING_MARK[severity]} {one_line(found.said(code, where), None)}", style=FINDING_STYLE[severity]
+        )
+        text.append(": the recording has what raised every one", style="dim")
+        lines.append(text)
+    return lines
 
 
 def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = "") -> RenderableType:
@@ -229,7 +251,10 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
     head.append("  ")
     head.append(call.status, style=STATUS_STYLE.get(call.status, "red"))
     rounds = call.rounds_as_they_came()  # (a legacy server request before the reply it came ahead of)
-    head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} · {call_times(call)}", style="dim")
+    if call.cached is not None:  # (nothing was sent: no round, no time of anyone's)
+        head.append(f"  {call.cached.said()}", style="dim")
+    else:
+        head.append(f"  {len(rounds)} round{'s' if len(rounds) != 1 else ''} · {call_times(call)}", style="dim")
     lines: list[RenderableType] = [head]
     if call.task is not None:
         task = Text(f"  task {one_line(call.task.task_id, 48)} · {call.task.summary()}", style="cyan")
@@ -245,6 +270,7 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
         split = times[id(round_)]
         lines.extend(round_lines(round_, i == len(rounds) - 1, split, note, call.method))
     lines.extend(finding_line(f) for f in call.findings if not (leave_out and f.message == leave_out))
+    lines.extend(fold_lines(call.findings))
     said = {f.message for f in call.findings} | {leave_out}
     if call.status_detail and call.status != "complete" and call.status_detail not in said:
         lines.append(Text("  " + clean(call.status_detail), style=STATUS_STYLE.get(call.status, "red")))
@@ -302,6 +328,8 @@ def print_timeline(
     stray = [f for f in timeline.findings if f.call_index is None and f.code != "era"]
     for found in stray:
         console.print(finding_line(found, ""))
+    for line in fold_lines(timeline.findings, "", where=" in this session"):
+        console.print(line)
     for wire in timeline.unmatched:  # the server's logs that came while no call was in flight: the session's
         if is_log(wire.message):
             console.print(log_line(wire.message, "◆ session "))

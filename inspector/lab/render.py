@@ -7,13 +7,13 @@ holds only what the sessions' redactors let through, so secrets stay out of all 
 from __future__ import annotations
 
 from typing import Any
-from xml.etree import ElementTree
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from inspector.junit import JunitCase, JunitSuite, junit_document
 from inspector.lab.report import QUESTIONS, HeldState, LabReport, Row
 from inspector.protocol.sanitize import clean, one_line
 
@@ -157,36 +157,21 @@ def report_json(report: LabReport) -> dict[str, Any]:
 
 def junit_xml(report: LabReport) -> str:
     """JUnit XML: a test suite per group, a test case per row (fail: a failure; skip: skipped; warn: passed with
-    the warning in its output)."""
-    suites = ElementTree.Element("testsuites", name="inspector lab")
-    groups: dict[str, list[Row]] = {}
+    the warning in its output); an instance that could not be reached is the failed case of a ``connect`` suite."""
+    suites: dict[str, JunitSuite] = {}
     for row in report.rows:
-        groups.setdefault(row.group, []).append(row)
+        name = f"{row.check} [{row.route}]" if row.route else row.check
+        classname = f"lab.{row.group.replace(' ', '')}"
+        if row.verdict == "fail":
+            why = f"{row.why}\ntry: {row.hint}" if row.hint else row.why
+            case = JunitCase(classname, name, "fail", row.why, why)
+        elif row.verdict == "skip":
+            case = JunitCase(classname, name, "skip", row.why)
+        else:
+            case = JunitCase(classname, name, "pass", output=f"warning: {row.why}" if row.verdict == "warn" else "")
+        suites.setdefault(row.group, JunitSuite(f"lab {row.group}")).cases.append(case)
     if report.connect_error is not None:
-        groups.setdefault("connect", [])
-    for group, rows in groups.items():
-        suite = ElementTree.SubElement(
-            suites,
-            "testsuite",
-            name=f"lab {group}",
-            tests=str(max(len(rows), 1 if group == "connect" else 0)),
-            failures=str(sum(1 for r in rows if r.verdict == "fail") + (group == "connect")),
-            skipped=str(sum(1 for r in rows if r.verdict == "skip")),
+        suites.setdefault("connect", JunitSuite("lab connect")).cases.append(
+            JunitCase("lab.connect", "connect", "fail", report.connect_error)
         )
-        if group == "connect":
-            case = ElementTree.SubElement(suite, "testcase", classname="lab.connect", name="connect")
-            ElementTree.SubElement(case, "failure", message=one_line(report.connect_error or "", 300))
-        for row in rows:
-            name = f"{row.check} [{row.route}]" if row.route else row.check
-            case = ElementTree.SubElement(
-                suite, "testcase", classname=f"lab.{group.replace(' ', '')}", name=one_line(name, 300)
-            )
-            if row.verdict == "fail":
-                failure = ElementTree.SubElement(case, "failure", message=one_line(row.why, 300))
-                failure.text = clean(f"{row.why}\ntry: {row.hint}" if row.hint else row.why)
-            elif row.verdict == "skip":
-                ElementTree.SubElement(case, "skipped", message=one_line(row.why, 300))
-            elif row.verdict == "warn":
-                ElementTree.SubElement(case, "system-out").text = clean(f"warning: {row.why}")
-    ElementTree.indent(suites)
-    return ElementTree.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+    return junit_document("inspector lab", list(suites.values()))

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from inspector.protocol.methods import LIST_METHODS
+from inspector.protocol.methods import CATALOG, LIST_CHANGED, LIST_METHODS, RESOURCE_UPDATED
+from inspector.protocol.wire_text import dumps
 
 TTL_FIELD: Final = "ttlMs"
 SCOPE_FIELD: Final = "cacheScope"
@@ -26,6 +27,14 @@ SCOPE_MEANING: Final[dict[str, str]] = {
 
 CACHEABLE_METHODS: Final[frozenset[str]] = frozenset({"server/discover", "resources/read", *LIST_METHODS})
 """The methods whose complete results carry the hints."""
+READ: Final = "resources/read"
+NOT_THE_KEY: Final = frozenset({"_meta", "inputResponses", "requestState"})
+"""Request params that never shape a cacheable result: the envelope, and an MRTR retry's answers (whose result is
+never cached at all)."""
+STALE_AFTER: Final[dict[str, frozenset[str]]] = {
+    notification: frozenset(CATALOG[kind].list_method for kind in kinds) for notification, kinds in LIST_CHANGED.items()
+}
+"""The list methods whose cached pages a list change makes stale at once (``resources/updated`` is per URI)."""
 
 
 def _seconds(ms: int) -> str:
@@ -88,3 +97,44 @@ class CacheHints:
         scope = self.scope if isinstance(self.scope, str) else "no cacheScope"
         meaning = SCOPE_MEANING.get(scope)
         return f"cache: {how_long}, {scope}" + (f" ({meaning})" if meaning else "")
+
+
+def cache_key(method: str, params: Mapping[str, object]) -> str:
+    """The key a result is cached under: the method and the params that shape the result (a list page's
+    ``cursor``, a read's ``uri``), as canonical JSON; each page of a list has its own."""
+    shaping = {name: value for name, value in params.items() if name not in NOT_THE_KEY}
+    return f"{method} {dumps(dict(sorted(shaping.items())))}"
+
+
+def stale_reads(updated_uri: str, read_uri: str) -> bool:
+    """Whether ``notifications/resources/updated`` for ``updated_uri`` makes a cached read of ``read_uri`` stale:
+    the same resource, or one inside the other (the spec lets the updated URI be a sub-resource of the one
+    subscribed to, and a read of a folder holds what changed inside it)."""
+    if updated_uri == read_uri:
+        return True
+    inner, outer = sorted((updated_uri, read_uri), key=len, reverse=True)
+    return inner.startswith(outer.rstrip("/") + "/")
+
+
+def stale_after(notification: str, params: Mapping[str, object], method: str, key_params: Mapping[str, object]) -> bool:
+    """Whether the notification ``notification`` (with ``params``) makes a result of ``method`` for ``key_params``
+    stale: a list change its lists, ``resources/updated`` the reads of its URI."""
+    if method in STALE_AFTER.get(notification, ()):
+        return True
+    if notification == RESOURCE_UPDATED and method == READ:
+        updated, read = params.get("uri"), key_params.get("uri")
+        return isinstance(updated, str) and isinstance(read, str) and stale_reads(updated, read)
+    return False
+
+
+def age_words(age_ms: float) -> str:
+    """How old a result served from the cache is: ``from cache, 12 s old`` (what every face says of such a call)."""
+    seconds = max(age_ms, 0.0) / 1000
+    old = f"{seconds:.1f} s" if seconds < 10 else f"{seconds:,.0f} s"
+    return f"from cache, {old} old"
+
+
+def order_changed(before: list[str], after: list[str]) -> bool:
+    """Whether two lists hold the same names in another order (other names: the list changed, which is no
+    question of order)."""
+    return before != after and sorted(before) == sorted(after)

@@ -54,6 +54,16 @@ CATALOG: Final[dict[CatalogKind, CatalogListing]] = {
 
 CATALOG_KINDS: Final[tuple[CatalogKind, ...]] = tuple(CATALOG)
 
+LIST_CHANGED: Final[dict[str, tuple[CatalogKind, ...]]] = {
+    "notifications/tools/list_changed": ("tools",),
+    "notifications/prompts/list_changed": ("prompts",),
+    "notifications/resources/list_changed": ("resources", "templates"),
+}
+"""The catalog kinds each list change concerns (templates come with resources): what the TUI's catalog lists again
+and what a client's cache of those lists must forget."""
+RESOURCE_UPDATED: Final = "notifications/resources/updated"
+"""A resource changed (its ``uri``, which may be a sub-resource of one subscribed to): a read of it is stale."""
+
 LIST_METHODS: Final[dict[str, CatalogListing]] = {entry.list_method: entry for entry in CATALOG.values()}
 """List method -> its catalog kind (a recorded ``tools/list`` fills the Tools list)."""
 

@@ -36,13 +36,15 @@ Step = Literal[
     "addresses",
     "authorization",
     "callback",
+    "dpop",
     "token",
     "refresh",
     "retry",
 ]
-"""The steps of a login, in the order they happen (``scope``, ``addresses`` and ``callback`` are decisions with no
-request of their own; ``addresses`` is told only when an address the login would open or send secrets to is worth
-a warning: ``protocol.login_urls``; ``refresh`` replaces the rest when a refresh token still works)."""
+"""The steps of a login, in the order they happen (``scope``, ``addresses``, ``callback`` and ``dpop`` are decisions
+with no request of their own; ``addresses`` is told only when an address the login would open or send secrets to is
+worth a warning: ``protocol.login_urls``; ``dpop`` when a token is bound to a key, RFC 9449: the choice, the proofs,
+a nonce asked for; ``refresh`` replaces the rest when a refresh token still works)."""
 STEPS: Final[tuple[Step, ...]] = get_args(Step)
 METADATA_STEPS: Final[tuple[Step, ...]] = ("protected-resource-metadata", "authorization-server-metadata")
 """The steps that look for OAuth metadata, each trying its places in turn (a "not here" moves to the next)."""
@@ -55,10 +57,14 @@ STEP_TITLES: Final[dict[Step, str]] = {
     "addresses": "addresses",
     "authorization": "authorization",
     "callback": "redirect",
+    "dpop": "DPoP",
     "token": "token",
     "refresh": "refresh",
     "retry": "retry",
 }
+NOT_STORED: Final = "the token is kept for this process only, never stored"
+"""How a login's ``token`` step begins when its token may not be written (DPoP-bound, or a workload's): what
+``auth login`` tells instead of "stored in"."""
 Outcome = Literal["ok", "refused", "failed", "waiting", "info"]
 """ok: the step did what it should; refused: we refused what the server sent (a check failed); failed: the server
 failed or did not answer; waiting: a person must act (the browser); info: a decision with nothing to judge."""
@@ -143,6 +149,9 @@ SECRET_FIELDS: Final = frozenset(
 """Form, JSON and query fields whose values are credentials (``token`` is what RFC 7009 revocation sends)."""
 SECRET_HEADERS: Final = frozenset({"authorization", "cookie", "set-cookie", "proxy-authorization", "dpop"})
 
+_SCHEME_NAMES: Final = {"bearer": "Bearer", "dpop": "DPoP", "basic": "Basic"}
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_SCHEME = re.compile(r"(?:^|,)\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?=\s+[^\s=,]|\s*,|\s*$)")
 _PAIR = re.compile(r'([A-Za-z0-9_\-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)')
 _TEXT_FIELD = re.compile(
     r"(?<![A-Za-z0-9_])(" + "|".join(sorted(SECRET_FIELDS, key=len, reverse=True)) + r")(=|%3D)([^&\s\"'<>;]+)",
@@ -167,6 +176,15 @@ def auth_params(www_authenticate: str | None) -> dict[str, str]:
     return params
 
 
+def auth_schemes(www_authenticate: str | None) -> frozenset[str]:
+    """``Bearer realm="x", DPoP algs="ES256"`` -> ``{"bearer", "dpop"}``: each challenge's scheme is a token that
+    is not a parameter's name (no ``=`` after it), at the start or after a comma, outside quotes."""
+    if not www_authenticate:
+        return frozenset()
+    unquoted = _QUOTED.sub('""', www_authenticate)
+    return frozenset(m.group(1).lower() for m in _SCHEME.finditer(unquoted))
+
+
 @dataclass(frozen=True, slots=True)
 class Challenge:
     """What a 401 or 403 asked for (RFC 6750 §3, RFC 9728 §5.1)."""
@@ -176,6 +194,8 @@ class Challenge:
     error: str | None = None
     error_description: str | None = None
     resource_metadata: str | None = None
+    schemes: frozenset[str] = frozenset()
+    """The authentication schemes offered, lowercased (``bearer``, ``dpop``: RFC 9449 §7.1)."""
 
     @classmethod
     def of(cls, status: int, www_authenticate: str | None) -> Challenge:
@@ -186,6 +206,7 @@ class Challenge:
             params.get("error"),
             params.get("error_description"),
             params.get("resource_metadata"),
+            auth_schemes(www_authenticate),
         )
 
     @property
@@ -196,6 +217,8 @@ class Challenge:
     def describe(self) -> str:
         """One line: what the server said."""
         parts = [f"HTTP {self.status}"]
+        if self.schemes and self.schemes != {"bearer"}:  # (Bearer is the usual: said only when it is not alone)
+            parts.append("scheme " + "/".join(sorted(_SCHEME_NAMES.get(s, s) for s in self.schemes)))
         if self.error:
             parts.append(f"error {self.error}")
         if self.scope:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Final
 
 # Unicode's Cc, Cf, Zl and Zp (checked against ``unicodedata`` by tests/protocol/test_sanitize.py, with room for
@@ -89,3 +90,26 @@ def json_text(value: object, *, indent: int | None = 2) -> str:
 
 _HIDDEN_IN_JSON: Final = re.compile(f"[{_HIDDEN_RANGES}]")
 """What ``json.dumps`` leaves raw of the hidden characters (it escapes C0 itself; its own newlines are layout)."""
+
+
+def shell_word(value: str) -> str:
+    """``value`` as one POSIX shell word that gives back exactly its bytes and shows a terminal nothing hidden: the
+    word ``shlex.quote`` makes when ``value`` holds no hidden character but tabs and newlines (layout, as in
+    ``clean``); else single-quoted runs of its visible text joined to ``"$(printf '\\ooo...')"`` for each run of
+    hidden characters, their UTF-8 bytes in octal (``printf`` is a builtin of every POSIX shell; its format holds
+    nothing but those escapes). In single quotes a carriage return or an escape sequence would reach the terminal
+    the command is printed to, and overwrite a line or set its clipboard. What ``export --as curl`` prints of a
+    recording, all of it chosen by whoever wrote the recording. (NUL: no command line carries one, quoted or not.)"""
+    if _HIDDEN_BUT_LINES.search(value) is None:
+        return shlex.quote(value)
+    words = []
+    for position, run in enumerate(_HIDDEN_RUNS.split(value)):
+        if position % 2:  # (split on a group: the hidden runs are the odd pieces)
+            octal = "".join(f"\\{byte:03o}" for byte in run.encode("utf-8", "surrogatepass"))
+            words.append(f"\"$(printf '{octal}')\"")
+        elif run:
+            words.append(shlex.quote(run))
+    return "".join(words)
+
+
+_HIDDEN_RUNS: Final = re.compile(f"({_HIDDEN_BUT_LINES.pattern}+)")

@@ -16,7 +16,8 @@ import json
 import shlex
 from typing import Final, Literal
 
-from inspector.protocol.sanitize import json_text, one_line
+from inspector.protocol.sanitize import json_text, one_line, shell_word
+from inspector.replay.call_messages import left_out_note
 from inspector.replay.recorded_answers import recorded_answers
 from inspector.session.records import Record
 from inspector.session.timeline import Call, Round, Timeline, WireMessage
@@ -49,10 +50,12 @@ def messages_of(call: Call) -> list[WireMessage]:
     return sorted(found, key=lambda message: message.at)
 
 
-def export_json(call: Call) -> str:
-    """The JSON-RPC messages of a call as a JSON array of the exact texts, parsed (unparsable ones as strings)."""
-    items: list[object] = []
-    for message in messages_of(call):
+def export_json(call: Call, messages: list[WireMessage] | None = None) -> str:
+    """The JSON-RPC messages of a call as a JSON array of the exact texts, parsed (unparsable ones as strings).
+    ``messages``: every one, read from the recording (``call_messages.CallMessages``); without them, those the
+    timeline kept, after a first item saying how many notifications it let go (``call_messages.left_out_note``)."""
+    items: list[object] = [] if messages is not None else [*left_out_note(call)]
+    for message in messages if messages is not None else messages_of(call):
         try:
             items.append(json.loads(message.raw))
         except ValueError:
@@ -94,11 +97,11 @@ def export_curl(call: Call, round_number: int | None = None, *, recorded: str = 
     names = {name.lower() for name in http.request_headers}
     if "mcp-session-id" in names:
         lines.append("# Mcp-Session-Id names the recorded session: the server must still know it")
-    parts = [f"curl -sS -X {shlex.quote(http.method or 'POST')} {shlex.quote(http.url)}"]
+    parts = [f"curl -sS -X {shell_word(http.method or 'POST')} {shell_word(http.url)}"]
     for name, value in http.request_headers.items():
         if name.lower() not in CURL_SKIPS:
-            parts.append(f"-H {shlex.quote(f'{name}: {value}')}")
-    parts.append(f"--data-raw {shlex.quote(sent.raw)}")
+            parts.append(f"-H {shell_word(f'{name}: {value}')}")
+    parts.append(f"--data-raw {shell_word(sent.raw)}")  # (hidden characters as printf escapes: none raw on a terminal)
     return "\n".join(lines) + "\n" + " \\\n  ".join(parts)
 
 
@@ -216,15 +219,22 @@ def export_python(call: Call, target: str, transport: str) -> str:
 
 
 def export_call(
-    timeline: Timeline, call_index: int, fmt: ExportFormat, round: int | None = None, *, header: Record | None = None
+    timeline: Timeline,
+    call_index: int,
+    fmt: ExportFormat,
+    round: int | None = None,
+    *,
+    header: Record | None = None,
+    messages: list[WireMessage] | None = None,
 ) -> str:
-    """Call #``call_index`` of ``timeline`` as ``fmt``; ``ExportError`` says why it cannot be, and what to use."""
+    """Call #``call_index`` of ``timeline`` as ``fmt``; ``ExportError`` says why it cannot be, and what to use.
+    ``messages``: every message of the call, read from its recording (``--as json``; see ``export_json``)."""
     call = _call(timeline, call_index)
     if fmt == "curl":
         started = header.get("started") if header is not None else None
         return export_curl(call, round, recorded=started if isinstance(started, str) else "")
     if fmt == "json":
-        return export_json(call)
+        return export_json(call, messages)
     if fmt == "python":
         return export_python(call, timeline.target, timeline.transport)
     raise ExportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from inspector.protocol.hinted import HintedError
 from inspector.protocol.json_values import json_int, json_number
@@ -19,8 +19,11 @@ from inspector.session.builder import TimelineBuilder
 from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
 from inspector.session.timeline import Timeline
 
+if TYPE_CHECKING:
+    from inspector.session.timeline_events import TimelineListener
+
 KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event", "auth"})
-KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed", "instance"})
+KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed", "instance", "cached"})
 EXCERPT: Final = 80
 
 
@@ -220,13 +223,16 @@ def _what_it_holds(data: bytes) -> str:
     return f"its first line is {_excerpt(first)}, and no line is a record"
 
 
-def build_loaded(loaded: Loaded) -> Timeline:
-    """The Timeline of a loaded recording, built record by record with the live session's builder.
+def build_loaded(loaded: Loaded, listener: TimelineListener | None = None) -> Timeline:
+    """The Timeline of a loaded recording, built record by record with the live session's builder; ``listener``
+    hears every event as it is built (``call_messages``: what the timeline does not keep of a flood).
 
     A record the builder cannot apply is reported as a problem on its line and the rest still build.
     """
     builder = TimelineBuilder()
     timeline = builder.timeline
+    if listener is not None:
+        timeline.subscribe(listener)
     if loaded.header is not None:
         timeline.target = str(loaded.header.get("target", ""))
         timeline.transport = str(loaded.header.get("transport", ""))

@@ -67,12 +67,25 @@ class ReplayAnswers:
 
     def use(self, call: Call) -> None:
         """Answer from now on with ``call``'s recorded answers (and start its notes afresh)."""
-        self._answers = recorded_answers(call)
+        self.use_answers(recorded_answers(call))
+
+    def use_answers(self, answers: list[RecordedAnswer]) -> None:
+        """Answer from now on with ``answers``, a call's recorded answers in the order given (and start its notes
+        afresh): what ``use`` does with a call of a timeline, for a call held as data (``RecordedCall``)."""
+        self._answers = answers
         self.notes = []
 
     def unused(self) -> list[RecordedAnswer]:
         """Recorded answers of the current call that no live request asked for."""
         return [a for a in self._answers if not a.used]
+
+    def unused_note(self) -> str | None:
+        """The note a re-run gives a call whose recorded answers were not all asked for (None: all were)."""
+        unused = self.unused()
+        if not unused:
+            return None
+        keys = ", ".join(repr(a.key) if a.key is not None else a.method for a in unused)
+        return f"the live server did not ask for {len(unused)} recorded answer(s): {keys}"
 
     def _take(self, key: str | None, method: str) -> RecordedAnswer | None:
         if key is not None:

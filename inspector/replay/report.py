@@ -1,6 +1,7 @@
-"""The re-run report, for people (rich) and for CI (``--json``).
+"""The re-run report, for people (rich) and for CI (``--json``, ``--junit FILE``).
 
-Server text is printed through ``one_line`` into ``Text`` objects, never as markup, like the rest of the headless face.
+Server text is printed through ``one_line`` into ``Text`` objects, never as markup, like the rest of the headless face;
+the JUnit file is written by ``inspector.junit``, which sanitizes every text it is given.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from inspector.junit import JunitCase, JunitSuite, junit_document
 from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import Difference
-from inspector.replay.rerun import Comparison, RerunReport
+from inspector.replay.rerun import Comparison, RerunReport, skip_reason
 from inspector.session.timeline import Call
 
 VALUE_WIDTH = 110
@@ -44,6 +46,12 @@ def difference_line(difference: Difference) -> Text:
         line.append(" → ")
         line.append(_value(difference.live), style="green")
     return line
+
+
+def differences_text(differences: list[Difference]) -> list[str]:
+    """Each difference as the line the report prints (``content[0].text: "5" → "6"``), without its styles: what a
+    JUnit failure and an exported test's assertion say."""
+    return [difference_line(difference).plain.strip() for difference in differences]
 
 
 def comparison_lines(comparison: Comparison) -> list[Text]:
@@ -140,3 +148,37 @@ def report_json(report: RerunReport) -> dict[str, Any]:
         "skipped": [{"call": c.index, "method": c.method} for c in report.skipped],
         "notComparable": [{"call": c.index, "method": c.method, "why": why} for c, why in report.not_comparable],
     }
+
+
+JUNIT_CLASS = "replay.rerun"
+
+
+def _junit_case(comparison: Comparison) -> JunitCase:
+    live = comparison.live
+    seconds = live.total_ms / 1000.0 if live is not None and live.total_ms is not None else None
+    notes = "\n".join(f"note: {note}" for note in comparison.notes)
+    name = _what(comparison.recorded)
+    if comparison.matches:
+        return JunitCase(JUNIT_CLASS, name, "pass", output=notes, seconds=seconds)
+    lines = differences_text(comparison.differences)
+    text = "\n".join([*lines, *([notes] if notes else [])])
+    return JunitCase(JUNIT_CLASS, name, "fail", "; ".join(lines), text, seconds=seconds)
+
+
+def report_junit(report: RerunReport) -> str:
+    """JUnit XML: one test case per recorded call, in recorded order, named ``#N method name``: a match passes, a
+    difference is a failure whose message is the diff, a call not re-run (a handshake, a list without ``--lists``)
+    or not comparable (cancelled when recorded) is skipped, saying why. A server that could not be reached is the
+    one failed case ``connect``."""
+    suite = JunitSuite(f"re-run of {report.recording} against {report.against}")
+    if report.connect_error is not None:
+        suite.cases.append(JunitCase(JUNIT_CLASS, "connect", "fail", report.connect_error))
+        return junit_document("inspector replay", [suite])
+    cases: list[tuple[int, JunitCase]] = [(c.recorded.index, _junit_case(c)) for c in report.comparisons]
+    for call in report.skipped:  # (a list is among them only when the re-run left lists out)
+        why = skip_reason(call) or "not re-run"
+        cases.append((call.index, JunitCase(JUNIT_CLASS, _what(call), "skip", why)))
+    for call, why in report.not_comparable:
+        cases.append((call.index, JunitCase(JUNIT_CLASS, _what(call), "skip", why)))
+    suite.cases.extend(case for _, case in sorted(cases, key=lambda pair: pair[0]))
+    return junit_document("inspector replay", [suite])

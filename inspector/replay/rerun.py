@@ -13,6 +13,10 @@ are notes: shown, but not differences, since the contract is the final result.
 A subscription (``subscriptions/listen``, 2025 ``resources/subscribe``) is re-run with what it asked for, for as
 long as it lasted when recorded, then ended by the client (it used to wait for a reply a listen never gets). A call
 the user cancelled is not re-run: run to its end it would always differ, so it is reported "not comparable".
+
+Each call is re-run from its ``RecordedCall`` (``recorded_call.py``: its request, answers and ending as data), which
+is also what a module of ``export --as pytest`` holds: ``redrive`` and ``ending_differences`` are the one way both
+make a recorded call again and judge it.
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.protocol.caching import CacheHints
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS, SUBSCRIBE, SUBSCRIPTION_METHODS
 from inspector.replay.diff import Difference, JsonPath, diff
 from inspector.replay.recorded_answers import ReplayAnswers
+from inspector.replay.recorded_call import RecordedCall
 from inspector.session.outcome import EXIT_CODES, Outcome
 from inspector.session.session import InspectorSession
 from inspector.session.timeline import Call, CallStatus, Timeline
@@ -79,6 +83,8 @@ class RerunReport:
     ignore: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Session-wide notes (an era that differs, problems reading the recording)."""
+    connect_error: str | None = None
+    """Why the server could not be reached (nothing was re-run), for the JUnit file CI keeps."""
 
     @property
     def different(self) -> list[Comparison]:
@@ -100,11 +106,20 @@ def rerun_plan(recorded: Timeline, *, lists: bool = False) -> tuple[list[Call], 
     chosen: list[Call] = []
     skipped: list[Call] = []
     for call in recorded.calls:
-        if call.method in HANDSHAKE_METHODS or (call.method in LIST_METHODS and not lists):
+        if skip_reason(call, lists=lists) is not None:
             skipped.append(call)
         elif not_comparable(call) is None:
             chosen.append(call)
     return chosen, skipped
+
+
+def skip_reason(call: Call, *, lists: bool = False) -> str | None:
+    """Why a re-run leaves a recorded call out by design (None: it re-runs it, unless it is ``not_comparable``)."""
+    if call.method in HANDSHAKE_METHODS:
+        return "not re-run: the live session makes its own handshake"
+    if call.method in LIST_METHODS and not lists:
+        return "not re-run: catalog lists are compared with --lists"
+    return None
 
 
 def not_comparable(call: Call) -> str | None:
@@ -114,29 +129,28 @@ def not_comparable(call: Call) -> str | None:
     return None
 
 
-SUBSCRIPTION_LENGTH_MAX_S: Final = 60.0
-"""A recorded subscription is re-run for as long as it lasted, up to this (a day-long listen is not re-lived)."""
-
-
-def _length_s(call: Call) -> float:
-    """How long a recorded subscription lasted (its end, or its last round), at most ``SUBSCRIPTION_LENGTH_MAX_S``."""
-    end = call.finished_at if call.finished_at is not None else max(r.started_at for r in call.rounds)
-    return max(0.0, min(end - call.started_at, SUBSCRIPTION_LENGTH_MAX_S))
-
-
-async def _resubscribe(session: InspectorSession, call: Call) -> Outcome:
+async def _resubscribe(session: InspectorSession, recorded: RecordedCall) -> Outcome:
     """A recorded subscription, re-run with what it asked for, for its recorded length, then ended by the client."""
     stop = asyncio.Event()
-    timer = asyncio.get_running_loop().call_later(_length_s(call), stop.set)
+    timer = asyncio.get_running_loop().call_later(recorded.lasted_s, stop.set)
     try:
-        if call.method == SUBSCRIBE:
-            asked = call.listen.asked.get("resourceSubscriptions") if call.listen is not None else None
-            uris = [uri for uri in asked if isinstance(uri, str)] if isinstance(asked, list) else []
-            return await session.subscribe(uris, stop)
-        notifications = call.params.get("notifications")
+        if recorded.method == SUBSCRIBE:
+            return await session.subscribe(list(recorded.uris), stop)
+        notifications = recorded.params.get("notifications")
         return await session.listen(notifications if isinstance(notifications, dict) else {}, stop)
     finally:
         timer.cancel()
+
+
+async def redrive(session: InspectorSession, recorded: RecordedCall) -> Outcome:
+    """Make a recorded call again on ``session`` (its answer source already given the call's answers): a catalog
+    list as every page, a subscription for as long as it lasted, any other request with the recorded params."""
+    listing = LIST_METHODS.get(recorded.method)
+    if listing is not None:
+        return await session.list_all(listing.kind)
+    if recorded.method in SUBSCRIPTION_METHODS:
+        return await _resubscribe(session, recorded)
+    return await session.request(recorded.method, dict(recorded.params))
 
 
 def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | None) -> tuple[str, Any]:
@@ -147,43 +161,34 @@ def _payload(status: CallStatus, result: JsonObject | None, error: JsonObject | 
     return "result", result
 
 
-def _list_items(call: Call) -> JsonObject | None:
-    """A recorded catalog list as one result: the items of every page, like ``list_all`` returns them."""
-    field_name = LIST_METHODS[call.method].items_field
-    items: list[Any] = []
-    pages: list[JsonObject] = []
-    for round_ in call.rounds:
-        page = round_.result
-        if page is None:
-            return call.result
-        pages.append(page)
-        found = page.get(field_name)
-        if isinstance(found, list):
-            items.extend(item for item in found if isinstance(item, dict))
-    return {field_name: items, **CacheHints.of_pages(pages).fields()}
-
-
-def compare(recorded: Call, live: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:
-    """Status and final result (or error) of a recorded call against its live call and outcome."""
-    found = Comparison(recorded, live, outcome.status)
+def ending_differences(
+    recorded: RecordedCall, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool = False
+) -> list[Difference]:
+    """How a live call's ending differs from the recorded one: its status, then its final result (or error),
+    structurally (``diff.diff``); empty when it ended the same way."""
+    found: list[Difference] = []
     if recorded.status != outcome.status:
-        found.differences.append(Difference("(status)", "changed", recorded.status, outcome.status))
-    recorded_result = (
-        _list_items(recorded) if recorded.method in LIST_METHODS and recorded.status == "complete" else recorded.result
-    )
-    kind_recorded, value_recorded = _payload(recorded.status, recorded_result, recorded.error)
+        found.append(Difference("(status)", "changed", recorded.status, outcome.status))
+    kind_recorded, value_recorded = _payload(recorded.status, recorded.result, recorded.error)
     kind_live, value_live = _payload(outcome.status, outcome.result, outcome.error)
     if kind_recorded == kind_live and (value_recorded is not None or value_live is not None):
         for difference in diff(value_recorded, value_live, ignore=ignore, compare_meta=compare_meta):
             path = (
                 difference.path if kind_recorded == "result" else f"error.{difference.path}".removesuffix(".(result)")
             )
-            found.differences.append(Difference(path, difference.kind, difference.recorded, difference.live))
+            found.append(Difference(path, difference.kind, difference.recorded, difference.live))
     elif kind_recorded != kind_live:
-        if not found.differences:
-            found.differences.append(Difference("(status)", "changed", kind_recorded, kind_live))
+        if not found:
+            found.append(Difference("(status)", "changed", kind_recorded, kind_live))
         if value_live is not None:
-            found.differences.append(Difference(kind_live, "added", live=value_live))
+            found.append(Difference(kind_live, "added", live=value_live))
+    return found
+
+
+def compare(recorded: Call, live: Call, outcome: Outcome, *, ignore: list[JsonPath], compare_meta: bool) -> Comparison:
+    """Status and final result (or error) of a recorded call against its live call and outcome."""
+    found = Comparison(recorded, live, outcome.status)
+    found.differences = ending_differences(RecordedCall.of(recorded), outcome, ignore=ignore, compare_meta=compare_meta)
     recorded_rounds = len([r for r in recorded.rounds if r.kind == "request"])
     live_rounds = len([r for r in live.rounds if r.kind == "request"])
     if recorded_rounds != live_rounds:
@@ -217,21 +222,15 @@ async def rerun(
     if chosen and not any(call.method == "tools/list" for call in chosen):
         await session.list_all("tools")
     for call in chosen:
-        answers.use(call)
-        listing = LIST_METHODS.get(call.method)
-        if listing is not None:
-            outcome = await session.list_all(listing.kind)
-        elif call.method in SUBSCRIPTION_METHODS:
-            outcome = await _resubscribe(session, call)
-        else:
-            outcome = await session.request(call.method, dict(call.params))
+        recorded_call = RecordedCall.of(call)
+        answers.use_answers(recorded_call.fresh_answers())
+        outcome = await redrive(session, recorded_call)
         comparison = compare(
             call, session.call(outcome.call_index), outcome, ignore=patterns, compare_meta=compare_meta
         )
         comparison.notes.extend(answers.notes)
-        unused = answers.unused()
-        if unused:
-            keys = ", ".join(repr(a.key) if a.key is not None else a.method for a in unused)
-            comparison.notes.append(f"the live server did not ask for {len(unused)} recorded answer(s): {keys}")
+        unused = answers.unused_note()
+        if unused is not None:
+            comparison.notes.append(unused)
         report.comparisons.append(comparison)
     return report

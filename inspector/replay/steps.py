@@ -15,6 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from inspector.protocol.caching import age_words
+from inspector.protocol.json_values import json_number
 from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.protocol.sanitize import one_line
 from inspector.session.builder import TimelineBuilder
@@ -136,6 +138,8 @@ def _event(record: Record, names: dict[int, str]) -> Text | None:
         return Text(f"  connection closed: {one_line(str(record.get('reason', '')), 100)}", style="dim")
     if name == "instance":
         return Text(f"  │ to instance {one_line(str(record.get('instance', '')), 20)}", style="dim")
+    if name == "cached":
+        return Text(f"  │ {age_words(json_number(record.get('age_ms')) or 0.0)} (no request sent)", style="dim")
     return None
 
 

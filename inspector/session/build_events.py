@@ -4,9 +4,10 @@ end of the connection): what the wire cannot tell, applied to the Timeline. Func
 from __future__ import annotations
 
 from inspector.answers.base import PARTIES
-from inspector.protocol.json_values import json_int
+from inspector.protocol.json_values import json_int, json_number
 from inspector.session import build_listen
 from inspector.session.build_state import BuildState
+from inspector.session.cache_span import FromCache
 from inspector.session.records import Record
 from inspector.session.time_split import party_of
 from inspector.session.timeline import Call, ConsoleLine, EraDecision, Finding, GivenAnswer
@@ -44,6 +45,8 @@ def event(state: BuildState, record: Record, t: float) -> None:
             state.abandoned[request_id] = flight
         build_listen.ended(call)
         state.timeline.emit(CallFinished(call))
+    elif name == "cached" and call is not None:
+        _served_from_cache(state, call, record, t)
     elif name == "finding":
         found = Finding(
             code=str(record.get("code", "")),
@@ -76,6 +79,20 @@ def event(state: BuildState, record: Record, t: float) -> None:
         state.timeline.disconnect_reason = str(record.get("reason", ""))
         state.console(ConsoleLine(t, "transport", f"connection closed: {state.timeline.disconnect_reason}", "info"))
         state.timeline.emit(SessionChanged())
+
+
+def _served_from_cache(state: BuildState, call: Call, record: Record, t: float) -> None:
+    """The call got its result from the client's cache: it ends complete at once, with no round."""
+    result = record.get("result")
+    age = json_number(record.get("age_ms"))
+    of = json_int(record.get("of"))
+    pages = json_int(record.get("pages"))
+    call.cached = FromCache(
+        result if isinstance(result, dict) else {}, age or 0.0, of, pages if pages is not None and pages > 0 else 1
+    )
+    call.status = "complete"
+    call.finished_at = t
+    state.timeline.emit(CallFinished(call))
 
 
 def _given(record: Record, t: float) -> GivenAnswer:

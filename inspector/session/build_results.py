@@ -11,7 +11,7 @@ from inspector.protocol.envelope import META_SERVER_INFO, is_modern
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, RESULT_TYPES, allows_input_required
 from inspector.protocol.sanitize import has_hidden, one_line
-from inspector.session import build_listen, build_tasks
+from inspector.session import build_caching, build_listen, build_tasks, tool_stories
 from inspector.session import findings as lint
 from inspector.session.build_state import BuildState
 from inspector.session.timeline import Call, CallStatus, RequestState, Round
@@ -78,6 +78,9 @@ def apply_result(state: BuildState, call: Call, round_: Round, result: Any, vers
     if creates and build_tasks.created(state, call, round_, result, modern=modern, at=at):
         round_.result_type = "task"
         return
+    build_caching.check_result(state, call, round_, result, modern=modern)
+    if round_.method == "tools/call" and result_type == "complete":
+        tool_stories.check(state, call, round_, result)
     check_version = version if modern else state.legacy_version
     # A 2025-11-25 task-augmented call (params.task) may answer CreateTaskResult, which mcp-types keeps out of
     # its public surface ("tasks/* deliberately absent"): validating it as CallToolResult would be a false alarm.

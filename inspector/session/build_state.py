@@ -8,6 +8,7 @@ from typing import Any
 from inspector.protocol.jsonrpc import RequestId
 from inspector.protocol.methods import INPUT_REQUIRED_METHODS, ROOTS
 from inspector.session import findings as lint
+from inspector.session.kept_findings import KeptFindings
 from inspector.session.timeline import Call, ConsoleLine, Finding, Round, Timeline
 from inspector.session.timeline_events import ConsoleAppended, FindingRaised
 
@@ -30,7 +31,8 @@ class LetGo:
     """What ``BuildState.forget_ended`` let go of: how many calls, and the findings raised since the last time."""
 
     calls: int
-    findings: list[Finding]
+    findings: KeptFindings[Finding]
+    """Counted by code, the first few of each kept (``KeptFindings.tally`` reads them)."""
 
 
 @dataclass(slots=True)
@@ -67,7 +69,7 @@ class BuildState:
         every call after it until that request times out (344 MB in an 8 s run at concurrency 10). A response that
         comes later for a request of a call let go is then unmatched (``unknown-response-id``), still a finding."""
         timeline = self.timeline
-        findings, timeline.findings = timeline.findings, []
+        findings, timeline.findings = timeline.findings, KeptFindings()
         timeline.console.clear()
         timeline.unmatched.clear()
         calls = timeline.calls

@@ -38,6 +38,8 @@ from inspector.transport.base import (
 )
 
 ServerRequestHandler = Callable[[WireParse, Call | None], Coroutine[Any, Any, None]]
+NotificationHandler = Callable[[str | None, Any], None]
+"""Told each notification's method and params as it comes (the client's cache forgets what it makes stale)."""
 
 
 def http_info(exchange: HttpExchange | None, *, response_only: bool = False) -> HttpInfo | None:
@@ -92,6 +94,7 @@ class Connection:
         self.log = log
         self.reply_poll_s = reply_poll_s
         self.on_server_request: ServerRequestHandler | None = None
+        self.on_notification: NotificationHandler | None = None
         self._next_id = 0
         self._pending: dict[RequestId, Pending] = {}
         self._deadlines = Deadlines(self._pending)
@@ -207,15 +210,33 @@ class Connection:
         """The requests sent and not answered yet, oldest first: each one's id, call and method."""
         return list(self._pending.items())
 
-    async def cancel_call(self, call: int, reason: str = "cancelled by the user") -> int:
-        """Fail every request of ``call`` still in flight; returns how many were cancelled."""
-        ids = [rid for rid, p in self._pending.items() if p.call == call]
+    async def cancel_call(
+        self, call: int, reason: str = "cancelled by the user", *, reply_grace_s: float | None = None
+    ) -> int:
+        """Cancel every request of ``call`` still in flight; returns how many were cancelled. A request whose reply
+        is in hand already (its caller not yet resumed) is not cancelled: the server answered it.
+
+        Each fails at once, unless ``reply_grace_s`` is given: then (over stdio: the cancel is a notification, and
+        a reply the server wrote before it read it still comes) it waits that long for its reply, which its caller
+        gets as usual, then fails; its own timeout no longer counts."""
+        ids = [rid for rid, p in self._pending.items() if p.call == call and not p.future.done()]
         for request_id in ids:
-            pending = self._pending.pop(request_id)
-            if not pending.future.done():
+            pending = self._pending[request_id]
+            if reply_grace_s is None:
+                del self._pending[request_id]
                 pending.future.set_exception(RequestFailed("cancelled", reason))
+            else:
+                pending.deadline = None
+                loop = asyncio.get_running_loop()
+                loop.call_later(reply_grace_s, self._stop_waiting, request_id, pending, reason)
             await self._abandon(call, request_id, None, reason, True)
         return len(ids)
+
+    def _stop_waiting(self, request_id: RequestId, pending: Pending, reason: str) -> None:
+        """The grace of a cancelled request is over (``cancel_call``): no reply came, it fails as cancelled."""
+        if self._pending.get(request_id) is pending and not pending.future.done():
+            del self._pending[request_id]
+            pending.future.set_exception(RequestFailed("cancelled", reason))
 
     async def close(self) -> None:
         """Close the transport and fail whatever is still waiting."""
@@ -292,6 +313,8 @@ class Connection:
         if parsed.kind == "notification":
             if self._deadlines.by_token and parsed.method == "notifications/progress" and parsed.message is not None:
                 self._deadlines.progressed(parsed.message.get("params"))
+            if self.on_notification is not None and parsed.message is not None:
+                self.on_notification(parsed.method, parsed.message.get("params"))
             return
         if parsed.kind in ("response", "error"):
             request_id = parsed.id if parsed.id is not None else reply_to

@@ -96,6 +96,34 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
         "warning",
         "Tools with an invalid x-mcp-header MUST be excluded from the client's tool list (SEP-2243).",
     ),
+    # Caching (2026-07-28, SEP-2549, digest §1.4; seed 004)
+    "cache-hints-missing": (
+        "warning",
+        "Complete results of server/discover, the lists and resources/read carry ttlMs and cacheScope; without them "
+        "a client reads ttlMs 0 and caches nothing, so every reconnect asks for the whole catalog again.",
+    ),
+    "cache-hints-on-input-required": (
+        "warning",
+        "An input_required result carries no cache hints: the final result comes from a retry, which MUST NOT be "
+        "cached, and a question is not a result to keep.",
+    ),
+    "cache-scope-public-varies": (
+        "warning",
+        "A result that depends on the login must be cacheScope private: a public one MAY be shared across "
+        "authorization contexts, so one user's result would be served to another.",
+    ),
+    "list-order-changed": (
+        "warning",
+        "Lists are ordered stably (seed 004): a host hands the catalog to the model in the order listed and its "
+        "prompt cache matches the prompt byte for byte, so another order after a reconnect (or from another "
+        "instance) misses that cache and the whole catalog is paid for again. Sort by name, never by a map's order.",
+    ),
+    # Tool results (seed 004, "Tool Result")
+    "two-stories": (
+        "info",
+        "The text content is a JSON serialization of structuredContent, and the two disagree: a program reads one "
+        "value and the model the other (seed 004). Make both from one internal result.",
+    ),
     # The Tasks extension (ext-tasks specification/draft/tasks.md; 2025-11-25 basic/utilities/tasks.mdx)
     "malformed-task": (
         "error",

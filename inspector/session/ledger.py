@@ -72,6 +72,11 @@ class CallLedger:
         log.after_queued(record_the_end)
         return self._finished(Outcome(call, status, result, error, detail, hint))
 
+    def served(self, call: int, result: JsonObject, *, age_ms: float, of: int | None, pages: int = 1) -> Outcome:
+        """``call`` answered from the client's cache, nothing sent: the record says so (and ends it complete)."""
+        self.log.write(records.served_from_cache(self.log.now(), call, result, age_ms=age_ms, of=of, pages=pages))
+        return self._finished(Outcome(call, "complete", result))
+
     def ended_by_wire(self, call: int, status: CallStatus, result: JsonObject) -> Outcome:
         """A call whose final reply says how it ended (resultType complete, or none): the builder ends it on that
         reply with this same status, so there is no end record to write."""

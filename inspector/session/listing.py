@@ -10,6 +10,7 @@ from inspector.session import findings as lint
 from inspector.session.calls import CallServices
 from inspector.session.mrtr import is_input_required
 from inspector.session.outcome import Outcome
+from inspector.session.result_cache import Served
 
 
 class CatalogLister:
@@ -28,10 +29,15 @@ class CatalogLister:
         call = self._calls.ledger.start(method, {})
         return await self._calls.settle(call, method, self._pages(call, kind))
 
+    def from_cache(self, kind: CatalogKind, served: Served, of: int | None) -> Outcome:
+        """``kind``'s list answered from the client's cache (every page fresh): a call with no request, its result
+        what ``list_all`` would have made of the same pages (the tools admitted again)."""
+        call = self._calls.ledger.start(CATALOG[kind].list_method, {})
+        result = self._listed(call, kind, served.pages)
+        return self._calls.ledger.served(call, result, age_ms=served.age_ms, of=of, pages=len(served.pages))
+
     async def _pages(self, call: int, kind: CatalogKind) -> Outcome:
-        entry = CATALOG[kind]
-        method, field = entry.list_method, entry.items_field
-        items: list[JsonObject] = []
+        method = CATALOG[kind].list_method
         pages: list[JsonObject] = []
         cursor: str | None = None
         seen: set[str] = set()
@@ -41,18 +47,25 @@ class CatalogLister:
             if is_input_required(page):
                 return self._calls.ledger.end(call, "failed", forbidden_input_required(method), result=page)
             pages.append(page)
-            found = page.get(field)
-            if isinstance(found, list):
-                items.extend(item for item in found if isinstance(item, dict))
             next_cursor = page.get("nextCursor")
             if not isinstance(next_cursor, str) or next_cursor in seen:
                 break
             seen.add(next_cursor)
             cursor = next_cursor
+        return self._calls.ledger.end(call, "complete", result=self._listed(call, kind, pages))
+
+    def _listed(self, call: int, kind: CatalogKind, pages: list[JsonObject]) -> JsonObject:
+        """Every page's items as one result (the tools admitted), with the pages' caching hints on it (the printed
+        list, --json and the TUI show them)."""
+        field = CATALOG[kind].items_field
+        items: list[JsonObject] = []
+        for page in pages:
+            found = page.get(field)
+            if isinstance(found, list):
+                items.extend(item for item in found if isinstance(item, dict))
         if kind == "tools":
             items = self._admit_tools(call, items)
-        # The caching hints stay on the one result (the printed list, --json and the TUI show them).
-        return self._calls.ledger.end(call, "complete", result={field: items, **CacheHints.of_pages(pages).fields()})
+        return {field: items, **CacheHints.of_pages(pages).fields()}
 
     def _admit_tools(self, call: int, tools: list[JsonObject]) -> list[JsonObject]:
         """The tools a client may call: over HTTP, one with an invalid x-mcp-header is left out (SEP-2243)."""

@@ -17,7 +17,8 @@ Every later line is a record with ``t`` (seconds since the session started) and 
   read as ``session.time_split.party_of`` says), a call ended (``"end"``), a finding the session raised
   (``"finding"``), the era decision (``"era"``), a transport fault (``"fault"``), the end of the connection
   (``"closed"``), the server instance a request is about to go to (``"instance"``, written before the request by
-  ``inspector lab``).
+  ``inspector lab``), a call answered from the client's cache with nothing sent (``"cached"``: its ``result``,
+  ``age_ms``, the call ``of`` which it was the result, ``pages``).
 - ``"auth"``: one step of an OAuth login (an exchange or a decision), for the request that needed it; the format
   is ``session.auth_steps``'.
 """
@@ -216,3 +217,9 @@ def instance(t: float, request_id: RequestId, name: str) -> Record:
     """The request ``request_id`` goes to the server instance ``name`` (``inspector lab``'s A or B); written before
     the request itself, so the round starts with it."""
     return event(t, "instance", request=request_id, instance=name)
+
+
+def served_from_cache(t: float, call: int, result: JsonObject, *, age_ms: float, of: int | None, pages: int) -> Record:
+    """Call ``call`` was answered from the client's cache (``session.result_cache``) with ``result``, ``age_ms``
+    old, the result of call ``of`` (None: of an earlier session); nothing was sent, so a replay shows the same."""
+    return event(t, "cached", call=call, result=result, age_ms=round(age_ms, 3), of=of, pages=pages)

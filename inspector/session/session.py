@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, Final, Literal
 
 from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
+from inspector.protocol.caching import READ
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.methods import INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
+from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
 from inspector.session import findings as lint
 from inspector.session.calls import CallServices
@@ -35,10 +36,11 @@ from inspector.session.mrtr import (
 )
 from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
+from inspector.session.result_cache import Authorization, ResultCache, Served
 from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
 from inspector.session.subscriptions import Subscriber
-from inspector.session.task_calls import TaskFollower, created_shape, with_task_request
+from inspector.session.task_calls import TaskFollower, asked_shape, created_shape, with_task_request
 from inspector.session.task_store import TaskStore
 from inspector.session.tasks import TASK_TIMEOUT_S
 from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
@@ -50,6 +52,11 @@ Started = Callable[[int], object]
 
 MAX_TIMEOUT_S: Final = 600.0
 """How long progress notifications can keep a request waiting, in all (``--max-timeout``)."""
+REPLY_GRACE_S: Final = 1.0
+"""How long a 2026 ``tools/call`` cancelled with ``notifications/cancelled`` (stdio) still waits for a reply the
+server sent before it read the cancel: that reply may name a task, which only ``tasks/cancel`` stops. A server that
+read the cancel sends no reply at all, so the wait always ends; a reply already written to the pipe comes within
+a few turns of the loop, even a loaded one (a repaint holds it for 100-150 ms at most)."""
 
 
 class InspectorSession:
@@ -78,6 +85,7 @@ class InspectorSession:
         log_level: str | None = None,
         task_store: TaskStore | None = None,
         task_timeout: float | None = TASK_TIMEOUT_S,
+        cache: ResultCache | None = None,
     ) -> None:
         self.redactor = Redactor(secrets)
         """Every secret of the target, in every spelling: out of the recording, the timeline and what faces print."""
@@ -113,6 +121,12 @@ class InspectorSession:
         seconds: 0 or None, no limit)."""
         self.subscriber = Subscriber(calls, self.connection)
         self.lister = CatalogLister(calls, http=transport.kind == "http")
+        self.cache = cache
+        """Lists and reads kept while their ttlMs says (None: nothing is, every list and read asks the server)."""
+        self._cache_owner = object()
+        """This session, as the owner of the private results it caches (``result_cache.Authorization``)."""
+        if cache is not None:
+            self.connection.on_notification = cache.notified
 
     @property
     def timeline(self) -> Timeline:
@@ -230,9 +244,16 @@ class InspectorSession:
         return self.ledger.end(call, "error", f"{error.code} {error.message}", error=error.to_json(), hint=hint)
 
     # ------------------------------------------------------------------------------------------------ operations
-    async def list_all(self, kind: CatalogKind) -> Outcome:
-        """Fetch every page of a catalog list; each page is a round of one call. ``result`` holds all items."""
-        outcome = await self.lister.list_all(kind)
+    async def list_all(self, kind: CatalogKind, *, fresh: bool = False) -> Outcome:
+        """Fetch every page of a catalog list; each page is a round of one call. ``result`` holds all items. With a
+        cache, a list whose every page is fresh there is served from it (a call with no request); ``fresh``: ask
+        the server whatever the cache holds (what it answers is kept again)."""
+        served = self._from_cache(CATALOG[kind].list_method) if not fresh else None
+        if served is not None:
+            outcome = self.lister.from_cache(kind, served, self._whose(served))
+        else:
+            outcome = await self.lister.list_all(kind)
+            self._keep(outcome)
         if kind == "tools" and outcome.ok:
             self.tools = self.lister.tools
         return outcome
@@ -267,9 +288,61 @@ class InspectorSession:
             params["arguments"] = arguments
         return await self.request("prompts/get", params, resends=resends, started=started)
 
-    async def read_resource(self, uri: str, *, resends: int | None = None, started: Started | None = None) -> Outcome:
-        """``resources/read``, driving MRTR rounds to the end."""
-        return await self.request("resources/read", {"uri": uri}, resends=resends, started=started)
+    async def read_resource(
+        self, uri: str, *, resends: int | None = None, started: Started | None = None, fresh: bool = False
+    ) -> Outcome:
+        """``resources/read``, driving MRTR rounds to the end. With a cache, a fresh read of ``uri`` is served from
+        it (a call with no request); a resend, or ``fresh``, asks the server (and a result answered in one round is
+        kept again)."""
+        served = self._from_cache(READ, uri) if not fresh and resends is None else None
+        if served is not None:
+            call = self.ledger.start(READ, {"uri": uri})
+            if started is not None:
+                started(call)
+            return self.ledger.served(call, served.pages[0], age_ms=served.age_ms, of=self._whose(served))
+        outcome = await self.request(READ, {"uri": uri}, resends=resends, started=started)
+        self._keep(outcome)
+        return outcome
+
+    # ------------------------------------------------------------------------------------------------ the cache
+    def forget_cached(self) -> None:
+        """Empty the cache (the TUI's refresh key): every later list and read asks the server."""
+        if self.cache is not None:
+            self.cache.clear()
+
+    def _authorization(self) -> Authorization:
+        """Who this session's private results belong to now: this session, and how many tokens its logins brought
+        (a new token, a step-up's say, is another authorization context)."""
+        tokens = sum(1 for step in self.timeline.auth if step.step in ("token", "refresh") and step.outcome == "ok")
+        return self._cache_owner, tokens
+
+    def _from_cache(self, method: str, uri: str | None = None) -> Served | None:
+        """What the cache serves for a list (every page) or a read of ``uri``, at this session's version and
+        authorization (None: no cache, not connected, or nothing fresh)."""
+        cache, negotiated = self.cache, self.negotiated
+        if cache is None or negotiated is None:
+            return None
+        owner = self._authorization()
+        if uri is not None:
+            return cache.read(uri, version=negotiated.version, owner=owner)
+        return cache.list_pages(method, version=negotiated.version, owner=owner)
+
+    def _whose(self, served: Served) -> int | None:
+        """The call of this session whose result ``served`` is (None: a call of an earlier session)."""
+        return served.call if served.owner[0] is self._cache_owner else None
+
+    def _keep(self, outcome: Outcome) -> None:
+        """Keep what the call got in the cache, if it may be kept (``ResultCache.keep``)."""
+        cache, negotiated = self.cache, self.negotiated
+        if cache is None or negotiated is None or not outcome.ok:
+            return
+        now = self.log.now()
+        cache.keep(
+            self.call(outcome.call_index),
+            version=negotiated.version,
+            owner=self._authorization(),
+            ago_s=lambda at: max(now - at, 0.0),
+        )
 
     async def request(
         self,
@@ -288,12 +361,19 @@ class InspectorSession:
         if started is not None:
             started(call)
         sent = self._with_task_request(method, params, capabilities)
+        tasks = self.tasks
+        if method == "tools/call":
+            legacy = self.negotiated is not None and self.negotiated.legacy
+            declared = not legacy and self._declares_tasks(capabilities)
+            tasks.asking(call, asked_shape(method, sent, legacy=legacy, declared=declared))
         try:
             result = await self._first_round(call, method, sent, capabilities)
             asks = is_input_required(result)
             if asks and method in INPUT_REQUIRED_METHODS:
 
                 async def answer(key: str, request: JsonObject) -> JsonObject:
+                    if tasks.cancel_asked(call):
+                        raise CallCancelled  # (cancelled while the round's request waited: nobody is asked)
                     return await ledger.answer(call, key, request)
 
                 async def retry(responses: JsonObject | None, state: str | None) -> JsonObject:
@@ -312,9 +392,10 @@ class InspectorSession:
             shape = created_shape(method, sent, result, declared=self._declares_tasks(capabilities))
             if shape is not None:
                 tool = params.get("name")
-                return await self.tasks.follow(
-                    call, result, shape, capabilities, tool=tool if isinstance(tool, str) else None
-                )
+                if tasks.cancel_asked(call):
+                    self._held_back.discard(call)  # (its tasks/cancel, and the polls that show its end, must leave)
+                named = tool if isinstance(tool, str) else None
+                return await tasks.follow(call, result, shape, capabilities, tool=named)
         except RpcError as error:
             return self._rpc_failed(call, method, error, capabilities)
         except RequestFailed as failure:
@@ -341,11 +422,17 @@ class InspectorSession:
             )
         finally:
             self._held_back.discard(call)
+            cancelled_early = tasks.cancel_asked(call)
+            tasks.forget(call)
         answerer = self.negotiated.server_requests if self.negotiated is not None else None
         if answerer is not None and call in answerer.cancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call", result=result)
         if answerer is not None and call in answerer.unanswered:
             return ledger.end(call, "no-answer", answerer.unanswered[call], result=result)
+        if cancelled_early and result.get("resultType") in (None, "complete"):
+            # A cancel only asks: the server answered first, and its answer is how the call ended.
+            answered: CallStatus = "tool-error" if result.get("isError") is True else "complete"
+            return ledger.end(call, answered, "cancel was asked, and the server answered first", result=result)
         result_type = result.get("resultType")
         if result_type == "task":
             detail = (
@@ -411,15 +498,35 @@ class InspectorSession:
         """Cancel a call in flight: a task with ``tasks/cancel`` (cooperative: it may still complete); anything
         else on the wire (stdio: notifications/cancelled; HTTP: close its stream). A call with nothing on the wire
         (just started, or between two rounds) sends nothing more: its next request ends it cancelled instead of
-        leaving. False: nothing of it was on the wire (a caller waiting on something else, an answer, stops it)."""
-        if self.tasks.cancel(call):
+        leaving. False: nothing of it was on the wire (a caller waiting on something else, an answer, stops it).
+
+        A ``tools/call`` that may be answered with a task, cancelled while it waits for its reply, is cancelled
+        twice over: the task its reply names is cancelled as soon as the id comes (``tasks/cancel`` before any
+        poll; the call ends as the server then reports). A 2025-11-25 task-augmented request sends nothing else
+        (``tasks/cancel`` MUST be used for it, never ``notifications/cancelled``). A 2026 one may still be answered
+        without a task, so it is cancelled as any request is; over stdio it then waits ``REPLY_GRACE_S`` for a reply
+        the server sent before it read the cancel."""
+        tasks = self.tasks
+        if tasks.cancel(call):
             return True
-        if await self.connection.cancel_call(call) > 0:
+        shape = tasks.asked(call)
+        if shape is not None and not any(pending.call == call for _, pending in self.connection.waiting()):
+            shape = None  # (between its rounds: the request that may name a task is not out)
+        if shape == "ext-2026" and not declares_tasks(self.timeline.server_capabilities or {}):
+            shape = None  # a server that does not offer the extension answers without a task
+        if shape is not None:
+            tasks.cancel_when_created(call)
+            if shape == "legacy-2025":
+                return True
+        grace = REPLY_GRACE_S if shape is not None and self.transport.kind != "http" else None
+        if await self.connection.cancel_call(call, reply_grace_s=grace) > 0:
             return True
         found = self.timeline.call(call)
         if found is not None and found.in_flight:
             self._held_back.add(call)
-        return False
+        # A reply in hand (its caller not resumed yet) is the server's answer: its caller reads it (a task it names
+        # is cancelled then), and nothing more of the call is sent.
+        return shape is not None or any(pending.call == call for _, pending in self.connection.waiting())
 
     # ------------------------------------------------------------------------------------------------ tasks
     def _with_task_request(self, method: str, params: JsonObject, capabilities: JsonObject | None) -> JsonObject:

@@ -47,6 +47,17 @@ def with_task_request(
     return {**params, "task": {}} if support in ("optional", "required") else params
 
 
+def asked_shape(method: str, sent: JsonObject, *, legacy: bool, declared: bool) -> TaskShape | None:
+    """The task a request may be answered with, known before its reply (None: no task can come): a 2025-11-25
+    ``tools/call`` that carries ``params.task`` (a task-augmented request), or a 2026 one that declared the Tasks
+    extension (the server decides)."""
+    if method != "tools/call":
+        return None
+    if legacy:
+        return "legacy-2025" if "task" in sent else None
+    return "ext-2026" if declared else None
+
+
 def created_shape(method: str, sent: JsonObject, result: JsonObject, *, declared: bool) -> TaskShape | None:
     """Which task the result of a request created, when it is one the call may follow (None: not a task, or one
     the client did not ask for)."""
@@ -72,10 +83,41 @@ class TaskFollower:
         """How long a task is followed before it is cancelled, with a ``task-timeout`` finding (None: no limit)."""
         self._cancels: dict[int, asyncio.Event] = {}
         self._send_cancel: dict[int, Callable[[], object]] = {}
+        self._asked: dict[int, TaskShape] = {}
+        """Calls whose request in flight may be answered with a task, and in which shape (``asked_shape``)."""
+        self._cancel_early: set[int] = set()
+        """Calls cancelled while such a request waited for its reply: the task it names, once it comes, is cancelled
+        at once (``tasks/cancel`` before any poll), so a cancel pressed before the task id was known is never
+        dropped, nor the task left running on the server."""
 
     def following(self, call: int) -> bool:
         """Is a task of ``call`` being followed now?"""
         return call in self._cancels
+
+    def asking(self, call: int, shape: TaskShape | None) -> None:
+        """``call`` sends a request that may be answered with a task of ``shape`` (None: it may not)."""
+        if shape is not None:
+            self._asked[call] = shape
+        elif self._asked:
+            self._asked.pop(call, None)
+
+    def asked(self, call: int) -> TaskShape | None:
+        """The task ``call``'s request may be answered with (None: none can come)."""
+        return self._asked.get(call) if self._asked else None
+
+    def cancel_when_created(self, call: int) -> None:
+        """``call`` was cancelled before its task's id came: the task is cancelled as soon as it does."""
+        self._cancel_early.add(call)
+
+    def cancel_asked(self, call: int) -> bool:
+        """Was ``call`` cancelled while its task was still to come (``cancel_when_created``)?"""
+        return bool(self._cancel_early) and call in self._cancel_early
+
+    def forget(self, call: int) -> None:
+        """``call`` ended: nothing of it is remembered."""
+        if self._asked or self._cancel_early:
+            self._asked.pop(call, None)
+            self._cancel_early.discard(call)
 
     def cancel(self, call: int) -> bool:
         """Ask for the task of ``call`` to be cancelled; False when the call has no task being followed.
@@ -137,7 +179,7 @@ class TaskFollower:
 
         event = self._cancels[call] = asyncio.Event()
         self._send_cancel[call] = send_cancel
-        if cancel_first:
+        if cancel_first or self.cancel_asked(call):
             event.set()
         try:
             end = await drive_task(

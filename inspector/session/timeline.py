@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Final, Literal
 from inspector.answers.base import YOU, Party
 from inspector.protocol.jsonrpc import JsonObject, RequestId
 from inspector.protocol.methods import CATALOG, CatalogKind
+from inspector.session.cache_span import FromCache
 from inspector.session.http_info import HttpInfo
+from inspector.session.kept_findings import KeptFindings
 from inspector.session.listen_span import ListenSpan
 from inspector.session.recent_events import Recent, RecentEvents, recent_lines
 from inspector.session.task_span import TaskSpan
@@ -158,7 +160,8 @@ class Round:
     notifications: RecentEvents[WireMessage] = field(default_factory=RecentEvents)
     """The notifications that came for it (and those we sent on it): every one counted, the newest kept (a flood
     must not fill the memory; the recording has them all)."""
-    findings: list[Finding] = field(default_factory=list)
+    findings: KeptFindings[Finding] = field(default_factory=KeptFindings)
+    """Its findings: every one counted by code, the first few of each kept (``session.kept_findings``)."""
     abandoned: str | None = None
     """Why the call stopped waiting for this round's response (its end status: cancelled, failed...), when it
     ended before the response came; every round of an ended call has an end."""
@@ -212,8 +215,9 @@ class Call:
     status_detail: str = ""
     """For a call that did not complete: what happened and what to try."""
     finished_at: float | None = None
-    findings: list[Finding] = field(default_factory=list)
-    """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds."""
+    findings: KeptFindings[Finding] = field(default_factory=KeptFindings)
+    """Call-level findings (round cap hit, no answer, timeout); round findings live on their rounds. Every one
+    counted by code, the first few of each kept (``session.kept_findings``)."""
     task: TaskSpan | None = None
     """The task the call created (or looks at again), when it made one."""
     listen: ListenSpan | None = None
@@ -222,6 +226,8 @@ class Call:
     """The OAuth login (or refresh, or step-up) its requests needed, step by step (``session.auth_steps``)."""
     resends: int | None = None
     """The call this one sent again (edit and resend): shown right above it, marked ``↻ #N``."""
+    cached: FromCache | None = None
+    """Its result came from the client's cache, and nothing was sent (``session.result_cache``)."""
 
     @property
     def name(self) -> str | None:
@@ -326,6 +332,8 @@ class Call:
         """The final result object, when the call ended with one (a task's own result, once it has one)."""
         if self.task is not None:
             return self.task.result
+        if self.cached is not None:
+            return self.cached.result
         last = self.final_round
         return last.result if last is not None else None
 
@@ -352,11 +360,20 @@ class Call:
         return sorted(self.rounds, key=came)
 
     def all_findings(self) -> list[Finding]:
-        """Call findings followed by every round's findings, in order."""
+        """Call findings followed by every round's findings, in order (the kept ones: ``findings_by_code`` counts
+        them all)."""
         found = list(self.findings)
         for round_ in self.rounds:
             found.extend(round_.findings)
         return found
+
+    def findings_by_code(self) -> dict[str, int]:
+        """How many findings the call and its rounds raised, by code, kept or not."""
+        counts = dict(self.findings.by_code)
+        for round_ in self.rounds:
+            for code, count in round_.findings.by_code.items():
+                counts[code] = counts.get(code, 0) + count
+        return counts
 
 
 @dataclass(slots=True)
@@ -398,8 +415,10 @@ class Timeline:
     console: Recent[ConsoleLine] = field(default_factory=recent_lines)
     """Stderr lines, logs and transport notes: every one counted, the newest kept (a server that logs without end
     must not fill the memory; the recording has them all)."""
-    findings: list[Finding] = field(default_factory=list)
-    """Every finding, session-wide, in the order raised (round and call findings included)."""
+    findings: KeptFindings[Finding] = field(default_factory=KeptFindings)
+    """Every finding, session-wide, in the order raised (round and call findings included): every one counted by
+    code, the first few of each kept (a server that raises one a message must not fill the memory; the recording
+    has what raised them all)."""
     unmatched: Recent[WireMessage] = field(default_factory=recent_lines)
     """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications (counted, the
     newest kept)."""

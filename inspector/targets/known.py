@@ -55,9 +55,10 @@ def remember(folder: Path, target: Target) -> list[Target]:
     recent.insert(0, target)
     recent = recent[:RECENT_LIMIT]
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         payload = {"targets": [t.to_json() for t in recent]}
-        (folder / RECENT_FILE).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        # (the user's only, like a recording: a command line or a URL may carry a token, `--token X`, `?key=`)
+        with os.fdopen(paths.open_private(folder / RECENT_FILE), "w", encoding="utf-8") as out:
+            out.write(json.dumps(payload, indent=2) + "\n")
     except OSError:
         pass
     return recent

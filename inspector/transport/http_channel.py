@@ -110,15 +110,19 @@ class HttpChannel:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def request_headers(
-        self, protocol: Mapping[str, str], protocol_version: str | None, *, accept: str, content: bool = True
+        self,
+        protocol: Mapping[str, str],
+        protocol_version: str | None,
+        *,
+        accept: str,
+        content: bool = True,
+        method: str = "POST",
     ) -> httpx.Headers:
-        """User headers, then the login's token (unless the user gave an Authorization), then the protocol's (which
-        win over them), then the legacy session id."""
+        """User headers, then the login's token (unless the user gave an Authorization; a DPoP-bound token with a
+        proof for ``method`` to this URL), then the protocol's (which win over them), then the legacy session id."""
         headers = httpx.Headers(self._user_headers)
         if self.auth is not None and "authorization" not in headers:
-            token = self.auth.authorization()
-            if token is not None:
-                headers["Authorization"] = token
+            headers.update(self.auth.credentials(method, str(self.target or self.url)))
         headers["Accept"] = accept
         if content:
             headers["Content-Type"] = "application/json"

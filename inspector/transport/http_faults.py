@@ -22,7 +22,9 @@ from inspector.protocol.redact import REDACTED
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
-ALWAYS_SECRET: Final = frozenset({"authorization", "cookie", "proxy-authorization", "set-cookie"})
+ALWAYS_SECRET: Final = frozenset({"authorization", "cookie", "proxy-authorization", "set-cookie", "dpop"})
+"""Headers never recorded as they are (``dpop``: a DPoP proof, which with its token would be replayable for minutes;
+the login's steps say what each proof was for)."""
 EXCERPT_CHARS: Final = 300
 
 

@@ -232,7 +232,7 @@ class LegacyStreams:
         Events go up with ``request_id`` as the request they belong to (None: the standalone stream's own).
         """
         channel = self._channel
-        headers = channel.request_headers({}, protocol_version, accept=EVENT_STREAM, content=False)
+        headers = channel.request_headers({}, protocol_version, accept=EVENT_STREAM, content=False, method="GET")
         if last_id is not None:
             headers["Last-Event-ID"] = last_id
         sent_session = channel.session_id
@@ -284,7 +284,9 @@ class LegacyStreams:
         """End the legacy session. Returns how it went, for the ``Closed`` reason."""
         channel = self._channel
         session = channel.session_id
-        headers = channel.request_headers({}, channel.protocol_version, accept="application/json", content=False)
+        headers = channel.request_headers(
+            {}, channel.protocol_version, accept="application/json", content=False, method="DELETE"
+        )
         try:
             async with asyncio.timeout(DELETE_TIMEOUT):
                 response = await channel.client.delete(channel.url, headers=headers)

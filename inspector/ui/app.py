@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlparse
 
 from textual import events
@@ -18,6 +18,7 @@ from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, TextArea
 
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
@@ -40,10 +41,6 @@ if TYPE_CHECKING:
     from inspector.targets.target import Target
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
-
-
-SETTLING_KEYS: Final = frozenset({"enter", "escape", "ctrl+enter", "ctrl+j"})
-"""Keys that may close a dialog, submit a form or move the focus from whatever widget has it."""
 
 
 class InspectorApp(App[None]):
@@ -188,12 +185,18 @@ class InspectorApp(App[None]):
         """Hand ``key`` on as Textual does, then hold the next keys until what it set off has run
         (``inspector.ui.key_hold``): a priority action (the key was not forwarded) may move the focus a turn
         later; a key given to a dialog's field may close the dialog or move to the next field (every key in a
-        dialog, so that none is typed in a field being closed); enter and escape may do the same anywhere."""
+        dialog, so that none is typed in a field being closed); anywhere, any key but a character typed in a text
+        box (enter, escape, ctrl+u, backspace, an arrow there; ``l`` or ``k`` on a list) is a binding, run only
+        once the key has come back up to the app, so the keys typed after it wait for it: they overtook it ("/",
+        ctrl+u, "slow" left the search box empty, ctrl+u clearing what was typed after it; a backspace deleted the
+        letter typed after it; the space after ``l`` went to the list, not to the panel ``l`` opened). A character
+        typed in a text box needs no wait: the box takes the keys in the order they come."""
         focused, screen = self.focused, self.screen
         await super().on_event(key)
+        typed = key.is_printable and isinstance(focused, Input | TextArea)
         if not key.is_forwarded:
             self.settling.after_action()
-        elif isinstance(screen, ModalScreen) or key.key in SETTLING_KEYS:
+        elif isinstance(screen, ModalScreen) or not typed:
             self.settling.after_forward(focused or screen, key)  # (where Textual sent it)
 
     def push_screen(self, screen: Any, *args: Any, **options: Any) -> Any:

@@ -1,8 +1,9 @@
 """Floods and a task that never ends, through the real ``inspector`` process against the bad fixture server.
-A call that gets 100,000 progress notifications and a subscription flooded with 200,000 ``resources/updated`` keep a
-flat memory (the process's peak RSS, read from ``/proc`` while it runs, under a bound the unbounded timeline passed
-well before the end: it held every notification, 186 MB after 86,000 events), while the recording has every one and
-the printed timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
+A call that gets 100,000 progress notifications, a subscription flooded with 200,000 ``resources/updated`` and a
+call drowned in 300,000 malformed messages (a finding each) keep a flat memory (the process's peak RSS, read from
+``/proc`` while it runs, under a bound the unbounded timeline passed well before the end: it held every notification,
+186 MB after 86,000 events, and every finding, 143 MB after 300,000), while the recording has every one and the
+printed timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
 ``--task-timeout`` (``tasks/cancel`` in the 2026 and the 2025-11-25 forms, which the server logs), with a
 ``task-timeout`` finding and exit 3."""
 
@@ -22,6 +23,7 @@ import pytest
 from cli_support import ENTRY, bad_server_spec
 from printed_text import says
 
+from inspector.session.kept_findings import KEPT_PER_CODE
 from inspector.session.recent_events import KEPT_EVENTS
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(240)]  # (external: these tests start processes)
@@ -124,6 +126,28 @@ def test_a_call_flooded_with_progress_keeps_a_flat_memory_and_the_recording_has_
     assert flooded["notifications"][-1]["params"]["progress"] == count, "the newest kept"
 
 
+def test_the_json_export_of_a_flooded_call_has_every_notification_of_its_recording(tmp_path: Path) -> None:
+    """The timeline keeps a round's newest ``KEPT_EVENTS``; ``inspector export --as json`` reads the recording, which
+    has them all (it exported the kept 100 before)."""
+    recording = tmp_path / "flood.jsonl"
+    count = 20 * KEPT_EVENTS + 7
+    run = run_measured(
+        "call", "echo", "--server", bad_server_spec("flood"), "--record", str(recording), env=flood_env(count)
+    )
+    assert run.code == 0, run.stderr[-2000:]
+    assert says(run.stdout, f"{count:,} notifications (last {KEPT_EVENTS} shown)"), "the call is folded on its timeline"
+    (echo,) = [line.split()[0] for line in run.stdout.splitlines() if "tools/call echo" in line]
+    exported = run_measured("export", str(recording), "--call", echo.lstrip("#"), "--as", "json", env=flood_env(0))
+    assert exported.code == 0, exported.stderr[-2000:]
+    messages = json.loads(exported.stdout)
+    progress = [m["params"]["progress"] for m in messages if m.get("method") == "notifications/progress"]
+    assert progress == list(range(1, count + 1)), "every one, in the order it came"
+    assert messages[0]["method"] == "tools/call" and messages[-1]["result"]["content"][0]["text"] == (
+        f"done after {count} progress notifications"
+    )
+    assert len(messages) == count + 2, "the request, every notification, the response: nothing else"
+
+
 def test_a_subscription_storm_keeps_a_flat_memory_and_the_recording_has_every_event(tmp_path: Path) -> None:
     recording = tmp_path / "storm.jsonl"
     count = 200_000
@@ -140,6 +164,45 @@ def test_a_subscription_storm_keeps_a_flat_memory_and_the_recording_has_every_ev
     assert listen["eventsByMethod"] == {"notifications/resources/updated": count}
     assert len(listen["events"]) == KEPT_EVENTS and listen["events"][-1]["params"]["n"] == count
     assert len(run.stderr.splitlines()) < 2000, "a storm is not a line an event on stderr"
+
+
+def test_a_flood_of_malformed_messages_keeps_a_flat_memory_and_says_how_many_findings_came(tmp_path: Path) -> None:
+    """Each malformed message is a finding (``invalid-message``, ``unknown-response-id``); kept whole, 300,000 of
+    them peaked at 143 MB (and printing a line each took 90 s). The session keeps the first of each code and counts
+    the rest; the printed timeline and ``replay --json`` say how many came, and the recording has every message."""
+    recording = tmp_path / "garbage.jsonl"
+    count = 300_000
+    invalid, stray = count - count // 3, count // 3  # (in turn: a number for a method, not JSON, an id never sent)
+    run = run_measured(
+        "call", "echo", "--server", bad_server_spec("garbage-flood"), "--record", str(recording), env=flood_env(count)
+    )
+    assert run.peak_mb < PEAK_MB, f"peak RSS {run.peak_mb:.0f} MB for {count:,} malformed messages"
+    assert run.code == 0, run.stderr[-2000:]
+    print(f"\n{count:,} malformed messages: peak RSS {run.peak_mb:.0f} MB in {run.seconds:.1f} s")
+    assert says(
+        run.stdout,
+        f"✗ invalid-message ×{invalid:,} in this session (first {KEPT_PER_CODE} shown)",
+        f"✗ unknown-response-id ×{stray:,} in this session (first {KEPT_PER_CODE} shown)",
+        "the recording has what raised every one",
+    ), run.stdout[-3000:]
+    shown = [line for line in run.stdout.splitlines() if "invalid-message:" in line or "unknown-response-id:" in line]
+    assert len(shown) == 2 * KEPT_PER_CODE, "the first of each code are printed, and only they"
+    assert "'garbage line 2 " in run.stdout and "'stray-3'" in run.stdout, "the first ones, not the newest"
+    padded = 0
+    with recording.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            padded += record.get("dir") == "s2c" and "xxxxxxxxxx" in str(record.get("raw", ""))
+    assert padded == count, "the recording has every malformed message"
+
+    replayed = run_measured("replay", str(recording), "--json", env=flood_env(0))
+    assert replayed.code == 0, replayed.stderr[-2000:]
+    doc = json.loads(replayed.stdout)
+    assert doc["findingsByCode"]["invalid-message"] == invalid
+    assert doc["findingsByCode"]["unknown-response-id"] == stray
+    assert doc["findingCount"] == sum(doc["findingsByCode"].values())
+    codes = [found["code"] for found in doc["findings"]]
+    assert codes.count("invalid-message") == KEPT_PER_CODE and codes.count("unknown-response-id") == KEPT_PER_CODE
 
 
 @pytest.mark.parametrize(("mode", "era"), [("task-forever", "modern"), ("task-forever-legacy", "legacy")])

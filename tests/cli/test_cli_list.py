@@ -74,3 +74,15 @@ def test_list_and_read_keep_the_caching_hints_the_demo_sent() -> None:
     assert says(read.stdout, "cache: 5 s, private (this login only)"), read.stdout
     doc = json.loads(inspector("read", "demo://about", "--demo", "--json").stdout)
     assert (doc["result"]["ttlMs"], doc["result"]["cacheScope"]) == (5000, "private")
+
+
+def test_list_says_what_a_model_is_handed_and_by_weight_puts_the_heaviest_first() -> None:
+    done = inspector("list", "tools", "--demo", "--by-weight", columns=120)
+    assert done.returncode == 0, done.stderr
+    table = [line.split() for line in done.stdout.splitlines() if line.split() and line.split()[0] in DEMO_TOOLS]
+    weights = [next(int(cell.replace(",", "")) for cell in row[1:] if cell.replace(",", "").isdigit()) for row in table]
+    assert len(weights) == len(DEMO_TOOLS) and weights == sorted(weights, reverse=True), "heaviest first"
+    assert says(done.stdout, "handed to a model:") and says(done.stdout, "no tokenizer offline"), done.stdout
+    doc = json.loads(inspector("list", "tools", "--demo", "--json").stdout)
+    assert doc["weight"]["bytes"] == sum(item["bytes"] for item in doc["weight"]["items"]) > 0
+    assert [item["name"] for item in doc["weight"]["items"]] == [tool["name"] for tool in doc["result"]["tools"]]

@@ -13,6 +13,7 @@ from session_support import Live, comparable, live_session, read_jsonl
 
 from inspector.headless.load_runner import LET_GO_EVERY, run_load
 from inspector.replay.loader import timeline_from_recording
+from inspector.session.kept_findings import KeptFindings
 from inspector.session.outcome import Outcome
 from inspector.session.recent_events import Recent
 from inspector.session.records import raw_text
@@ -52,8 +53,9 @@ def replayed_from(live: Live, first: int) -> Timeline:
     replayed.calls = [call for call in replayed.calls if call.index >= first]
     replayed.let_go_through = first - 1
     kept, every = live.timeline.findings, replayed.findings
-    assert every[len(every) - len(kept) :] == kept, "what the live timeline kept of its findings is their end"
-    del every[: len(every) - len(kept)]
+    replayed.findings = KeptFindings()
+    replayed.findings.extend(every[len(every) - len(kept) :])
+    assert replayed.findings == kept, "what the live timeline kept of its findings is their end"
     replayed.console = history_end(replayed.console, live.timeline.console)
     replayed.unmatched = history_end(replayed.unmatched, live.timeline.unmatched)
     return replayed
@@ -156,7 +158,7 @@ async def test_a_server_with_a_finding_on_every_reply_grows_neither_the_findings
         assert again.count("unknown-response-id") >= 1, "the next call's findings are raised, and handed back"
     assert_recording_complete(live)
     replayed, _ = timeline_from_recording(live.recording)
-    assert len([f for f in replayed.findings if f.code == "unknown-response-id"]) >= 6, "the recording has them all"
+    assert replayed.findings.by_code["unknown-response-id"] >= 6, "the recording has them all"
 
 
 def test_a_call_is_found_by_its_index_across_the_gaps_the_calls_let_go_leave() -> None:

@@ -25,7 +25,7 @@ TASK = {"taskId": "t-1", "createdAt": "2026-12-01T10:00:00Z", "lastUpdatedAt": "
 
 def _task_call(*polls: dict[str, Any]) -> list[Finding]:
     """A declared tools/call answered with a task, then one tasks/get per poll answered with it; its findings."""
-    return _task_timeline(*polls).findings
+    return list(_task_timeline(*polls).findings)
 
 
 def _task_timeline(*polls: dict[str, Any]) -> Timeline:

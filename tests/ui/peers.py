@@ -12,6 +12,7 @@ traceback on stderr (a connect failure).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import time
@@ -25,7 +26,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from inspector.demo.in_process import serve
 from inspector.demo.server import build_server
-from inspector.transport.memory import Peer, PeerStreams
+from inspector.transport.memory import Peer, PeerOutput, PeerStreams
 
 HOSTILE_NAME: Final = "[bold red]x"
 HOSTILE_DESCRIPTION: Final = "[link=https://evil.example]click[/link] \x1b[2J\x1b[31mred"
@@ -134,6 +135,55 @@ def with_list_changes() -> Peer:
 def with_test_tools(stderr: Sequence[str] = ()) -> Peer:
     """The demo server plus ``[bold red]x``, ``big_report`` and ``stall``, logging ``stderr`` first."""
     return logging_first(stderr, serve(_server_with_test_tools))
+
+
+class TaskReplyHold:
+    """The demo, except that the first reply naming a task (a 2026 ``resultType: "task"``, a 2025 ``{"task": …}``)
+    is held back once the server wrote it, until the test lets it go: the client then waits on a ``tools/call``
+    whose task already runs on the server, as it does while such a reply crosses a pipe."""
+
+    def __init__(self) -> None:
+        self.held = asyncio.Event()
+        """The server wrote the reply, and it is held."""
+        self.release = asyncio.Event()
+        """Set by the test: the reply goes on to the client."""
+        self.task_id = ""
+        """The id the held reply names."""
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def peer(self) -> Peer:
+        """A fresh demo server whose first task reply is held (see the class docstring)."""
+        demo_peer = demo()
+
+        async def run(streams: PeerStreams) -> int | None:
+            to_client = streams.stdout
+
+            def on_line(line: str) -> None:
+                if not self.held.is_set() and self._names_a_task(line):
+                    self.held.set()
+                    sending = asyncio.get_running_loop().create_task(self._later(to_client, line))
+                    self._sending.add(sending)
+                    sending.add_done_callback(self._sending.discard)
+                else:
+                    to_client.write_now(line + "\n")
+
+            return await demo_peer(PeerStreams(streams.stdin, PeerOutput(on_line), streams.stderr))
+
+        return run
+
+    def _names_a_task(self, line: str) -> bool:
+        result = json.loads(line).get("result")
+        if not isinstance(result, dict):
+            return False
+        task = result if result.get("resultType") == "task" else result.get("task")
+        if not isinstance(task, dict) or "content" in result:
+            return False
+        self.task_id = str(task.get("taskId"))
+        return True
+
+    async def _later(self, to_client: PeerOutput, line: str) -> None:
+        await self.release.wait()
+        to_client.write_now(line + "\n")
 
 
 def crashing(stderr: Sequence[str], code: int = 1) -> Peer:

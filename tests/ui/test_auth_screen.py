@@ -348,7 +348,7 @@ def test_login_screen_waiting_for_the_person(snap_compare: SnapCompare, tmp_path
     "log in at http://127.0.0.1:45519/, scope 'demo:read'; waiting for the browser to come back to
     http://127.0.0.1:41000/callback". A box "Open this address in a browser · it is never fetched here" holds the
     full authorization URL over three lines, its host 127.0.0.1 bold and underlined. Below, the empty paste field
-    ("paste the address the browser ended on, then enter (it holds the code: never shown)"). The box "Each step, as
+    ("paste where the browser ended, then enter (it holds the code: masked)"). The box "Each step, as
     it happens" lists, under "for #1 server/discover": "· challenge: HTTP 401, error invalid_token, ..." with its
     reason, "✓ protected resource metadata GET http:// 127.0.0.1:38773/.well-known/oauth-protected-resource/mcp →
     200 15 ms" and under it the decision "✓ resource ... is this server ...", the same for the authorization server

@@ -155,6 +155,8 @@ async def test_a_tool_with_no_arguments_is_sent_with_enter_as_the_composer_opens
     app = ComposerHost(Composer({"name": "nightly_build", "inputSchema": {"type": "object", "properties": {}}}))
     async with app.run_test(size=HOST_SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.focused, Button))
+        # No field to be last in, nor to tab to: the line says what works (it said both).
+        assert str(app.query_one(".composer-keys", Static).render()) == "⏎ or ctrl+enter sends"
         await pilot.press("enter")
         await wait_until(pilot, lambda: bool(app.submitted))
     assert (app.submitted[0].tool_name, app.submitted[0].arguments) == ("nightly_build", {})
@@ -335,6 +337,33 @@ async def test_the_composer_says_how_to_send_and_enter_in_the_last_field_sends(a
         await pilot.press(*"40", "enter")  # and in the last one sends
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and screen.timeline.calls[-1].name == "add")
         assert screen.timeline.calls[-1].params == {"name": "add", "arguments": {"a": 2, "b": 40}}
+
+
+async def test_letters_in_a_whole_number_field_are_refused_with_a_word_and_never_sent(app_factory: AppFactory) -> None:
+    """The demo's add takes two integers: "4x2" keeps "42" and says why the "x" went until the "2" is taken, and
+    "3.5" is kept as typed and refused as no integer (never sent as 35)."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
+        screen.composer.choose(add, "tools")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+        a, b = field(app, "a"), field(app, "b")
+        await pilot.press("4", "x")
+        await wait_for(pilot, lambda: a.has_class("-invalid"))
+        assert str(a.query_one(".field-error", Static).render()) == 'whole numbers only: "x" was not typed'
+        await pilot.press("2")  # the next key it takes clears the word
+        await wait_for(pilot, lambda: a.query_one(Input).value == "42" and not a.has_class("-invalid"))
+        await pilot.press("tab", *"3.5")
+        await wait_for(pilot, lambda: b.has_class("-invalid"))
+        assert b.query_one(Input).value == "3.5"
+        assert str(b.query_one(".field-error", Static).render()) == "3.5 is not an integer (a whole number)"
+        await pilot.press("ctrl+enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ComposeScreen), "nothing was sent"
+        await pilot.press("backspace", "backspace", "ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and screen.timeline.calls[-1].name == "add")
+        assert screen.timeline.calls[-1].params == {"name": "add", "arguments": {"a": 42, "b": 3}}
 
 
 async def test_a_template_gets_a_field_per_variable_and_shows_the_uri_it_reads(app_factory: AppFactory) -> None:

@@ -220,6 +220,36 @@ async def test_an_integer_field_keeps_a_fraction_and_says_it_is_not_an_integer()
         assert attendees.value == "3"
 
 
+async def test_a_letter_typed_in_a_number_field_is_refused_with_a_word_why() -> None:
+    """Textual's number box drops what cannot become a number with only the bell: each field now says so under it,
+    until the next key it takes."""
+    app = elicitation()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        attendees = field(app, "attendees").query_one(Input)
+        attendees.focus()
+        await pilot.press("ctrl+u", "1", "x")
+        await wait_until(pilot, lambda: "attendees" in errors(app))
+        assert attendees.value == "1"
+        assert errors(app)["attendees"] == 'whole numbers only: "x" was not typed'
+        await pilot.press("2")  # a key the box takes: the word goes
+        await wait_until(pilot, lambda: "attendees" not in errors(app))
+        assert attendees.value == "12"
+        hours = field(app, "duration_hours").query_one(Input)
+        hours.focus()
+        await pilot.press("1", ".", "5", ".")  # a second "." cannot be part of a number
+        await wait_until(pilot, lambda: "duration_hours" in errors(app))
+        assert hours.value == "1.5"
+        assert errors(app)["duration_hours"] == 'numbers only: "." was not typed'
+        field(app, "organizer").query_one(Input).value = "ada@example.com"
+        field(app, "room").query_one(Select).value = 0
+        await pilot.press("ctrl+enter")  # what the fields show is sent: nothing typed was lost, nothing added
+        await wait_until(pilot, lambda: bool(app.results))
+        (result,) = app.results
+        assert result["action"] == "accept" and result["content"]["attendees"] == 12
+        assert result["content"]["duration_hours"] == 1.5
+
+
 async def test_server_text_is_shown_literally() -> None:
     schema = {"type": "object", "properties": {"x": {"type": "string", "title": "[link=https://evil]x[/link]"}}}
     app = elicitation(schema)

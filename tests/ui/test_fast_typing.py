@@ -40,7 +40,7 @@ from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.catalog import CatalogList
+from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.query_box import SearchBox
 
 AppFactory = Callable[..., InspectorApp]
@@ -132,6 +132,26 @@ async def test_keys_typed_right_after_a_slash_go_to_the_search_box(app_factory: 
         screen = await connected(pilot)
         await wait_for(pilot, lambda: screen.query_one(CatalogList).has_focus)
         await searched_at_once_after(pilot, screen)
+
+
+async def test_an_editing_key_is_never_overtaken_by_the_characters_typed_after_it(app_factory: AppFactory) -> None:
+    """ctrl+u, backspace and the arrows are the box's bindings, run once the key has come back up to the app; the
+    letters typed after them went straight in before that: ``/``, ctrl+u, ``slow`` over a search box holding
+    ``add`` left it empty (found in tmux at 80x24; the enter that followed called the first tool listed), and a
+    backspace deleted the letter typed after it."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        box, listing = screen.query_one(SearchBox), screen.query_one(CatalogList)
+        burst(app, "/", "add", "enter")
+        await wait_for(pilot, lambda: app.focused is listing and box.value == "add")
+        # ("/" takes the focus from the list before any key edits the box: back on the list, the burst is done)
+        burst(app, "/", "ctrl+u", "slow", "enter")
+        await wait_for(pilot, lambda: app.focused is listing and box.value != "add")
+        assert box.value == "slow" and screen.query_one(Catalog).visible_names == ["slow_count"]
+        burst(app, "/", "ctrl+u", "abc", "backspace", "left", "d", "enter")
+        await wait_for(pilot, lambda: app.focused is listing and box.value != "slow")
+        assert box.value == "adb"
 
 
 async def test_enter_on_the_composer_then_slash_at_once(app_factory: AppFactory) -> None:

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import peers
+import pytest
 from recording_support import record_session, replay_app
 from scripted import Exchange, Json, Script, ScriptedTask, text, tool
 from textual.widgets import OptionList
-from ui_support import SIZE, FixedAnswers, connected, detail_shows_now, finished_call, make_app, wait_for
+from ui_support import DEMO, SIZE, FixedAnswers, connected, detail_shows_now, finished_call, make_app, wait_for
 
 from inspector.answers.base import Answer
 from inspector.demo.task_model import SCALE_ENV
@@ -42,6 +44,7 @@ RELEASE_STEPS = [
 ]
 FOREVER = [("working", "building")]
 SnapCompare = Callable[..., bool]
+LEGACY_DEMO = DEMO.__class__.from_spec("python -m inspector.demo", name="demo", era="legacy")
 
 
 def row_text(view: TimelineView, row: Row) -> str:
@@ -359,6 +362,44 @@ async def test_k_on_a_call_says_cancelling_then_cancelled_and_a_late_reply_is_ma
         assert row_text(view, Row(call.index, 1, 0)).split("→")[1].strip().startswith("complete  late")
 
 
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_k_before_the_task_id_came_cancels_the_task_on_the_server(
+    tmp_path: Path, monkeypatch: Any, era: str
+) -> None:
+    """k on nightly_build while its tools/call waits for its reply, which the demo already wrote (the task runs on
+    the server; ``TaskReplyHold`` holds the reply as a pipe would). The cancel is remembered: once the reply names
+    the task, tasks/cancel leaves before any poll; the row says "cancelling" until the server reports the task
+    cancelled, and a tasks/get of the task afterwards finds it cancelled on the server, not working."""
+    monkeypatch.setenv(SCALE_ENV, "1")  # the task works 2.5 s: it cannot end by itself before the cancel
+    hold = peers.TaskReplyHold()
+    app = make_app(tmp_path, peer=hold.peer, target=DEMO if era == "modern" else LEGACY_DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        screen.run_call(CallRequest("tools", "nightly_build", {}))
+        await wait_for(pilot, hold.held.is_set)
+        call = screen.timeline.calls[-1]
+        assert call.name == "nightly_build" and call.task is None, "the client has not read the task's id"
+        sent = watch_sends(screen)
+        screen.query_one(CallKeys).action_cancel_call()  # k, as the app runs it
+        # 2025: a task-augmented request is cancelled with tasks/cancel only, never notifications/cancelled; 2026:
+        # the server may answer without a task, so the request itself is cancelled too (over stdio, a notice).
+        assert sent == ([] if era == "legacy" else ["notifications/cancelled"])
+        assert "cancelling" in row_text(screen.timeline_view, Row(call.index, 0, 0))
+        hold.release.set()
+        await wait_for(pilot, lambda: call.ended)
+        methods = [r.method for r in call.rounds]
+        assert methods[:2] == ["tools/call", "tasks/cancel"], methods  # at once: no poll before it
+        assert methods.count("tasks/cancel") == 1 and "notifications/cancelled" not in sent[1:]
+        assert call.status == "cancelled", (call.status, call.status_detail)
+        assert call.task is not None and call.task.changes()[-1] == "cancelled"
+        await wait_for(pilot, lambda: every_round_ended(call))
+        assert "cancelled" in row_text(screen.timeline_view, Row(call.index, 0, 0)).split("nightly_build")[1]
+        session = screen.session
+        assert session is not None and hold.task_id
+        looked = await session.look_at_task(hold.task_id)
+        assert (looked.result or {}).get("status") == "cancelled", looked.result
+
+
 # ---------------------------------------------------------------------------------------------------- tasks toggle
 async def test_the_tasks_toggle_stops_declaring_the_extension(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setenv(SCALE_ENV, "0.2")
@@ -384,10 +425,7 @@ async def test_the_tasks_toggle_stops_declaring_the_extension(tmp_path: Path, mo
 
 async def test_the_tasks_toggle_on_a_legacy_server_sends_no_params_task(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setenv(SCALE_ENV, "0.2")
-    from ui_support import DEMO
-
-    legacy = DEMO.__class__.from_spec("python -m inspector.demo", name="demo", era="legacy")
-    app = make_app(tmp_path, target=legacy, answers=FixedAnswers())
+    app = make_app(tmp_path, target=LEGACY_DEMO, answers=FixedAnswers())
     async with app.run_test(size=SIZE) as pilot:
         screen = await connected(pilot)
         screen.timeline_view.focus()
@@ -413,7 +451,12 @@ async def test_a_kind_the_server_did_not_declare_is_not_offered_and_never_asked(
         headings = [
             str(option.prompt) for option in catalog.query_one("#catalog-list", OptionList).options if option.disabled
         ]
-        assert headings == ["Tools 1", "Prompts · not offered", "Resources · not offered", "Templates · not offered"]
+        assert headings == [
+            "Tools 1 · ≈22 tokens",
+            "Prompts · not offered",
+            "Resources · not offered",
+            "Templates · not offered",
+        ]
 
 
 # ---------------------------------------------------------------------------------------------------- session rows
@@ -557,7 +600,7 @@ def test_cancelled_task(snap_compare: SnapCompare, tmp_path: Path) -> None:
         # It was highlighted all along: the detail shows the end once its queued redraw has run.
         await wait_for(pilot, lambda: screen.selected == (call.index, 0) and detail_shows_now(screen))
         assert "the task was cancelled" in screen.query_one(DetailView).plain_lines
-        pilot.app.clear_notifications()  # the "cancel sent" toast goes after 3 s: not in a picture
+        pilot.app.clear_notifications()  # the "cancel asked" toast goes after 3 s: not in a picture
         await pilot.pause()
 
     app, script = task_app(tmp_path, task)

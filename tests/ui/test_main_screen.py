@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import peers
+import pytest
 from textual.widgets import Static
 from ui_support import (
     DEMO,
@@ -21,6 +22,7 @@ from ui_support import (
     WORK_ITEM_ANSWERS,
     FixedAnswers,
     connected,
+    detail_shows_now,
     finished_call,
     footer,
     main_screen,
@@ -32,6 +34,7 @@ from inspector.answers.base import Answer
 from inspector.session.session import ConnectError, InspectorSession
 from inspector.transport.memory import Peer, PeerStreams
 from inspector.ui.app import InspectorApp
+from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
@@ -180,6 +183,36 @@ async def test_the_detail_pane_wraps_long_lines_and_w_scrolls_them_sideways(app_
         assert not any(place in row for row in shown())  # the line runs past the edge, where scrolling reaches it
         await pilot.press("w")
         await wait_for(pilot, lambda: detail.virtual_size.width <= width)
+
+
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_the_detail_says_the_caching_hints_of_a_list_and_a_read(app_factory: AppFactory, era: str) -> None:
+    """The line ``inspector list`` and ``inspector read`` print under what they list or read, from the same words
+    (``CacheHints.describe``): the demo's lists are public for 60 s and its reads private for 5 s in 2026; a
+    2025-11-25 server sends no hints, and the line says so."""
+    target = DEMO if era == "modern" else replace(DEMO, era="legacy")
+    app = app_factory(target=target)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        detail = screen.query_one(DetailView)
+        listed = next(call for call in screen.timeline.calls if call.method == "tools/list")
+        screen.timeline_view.focus()
+        screen.timeline_view.select_call(listed.index)
+        await wait_for(pilot, lambda: screen.selected == (listed.index, 0) and detail_shows_now(screen))
+        said = {
+            "modern": ("cache: 60 s, public (any login may share it)", "cache: 5 s, private (this login only)"),
+            "legacy": ("cache: no ttlMs/cacheScope (an older server: not cached)",) * 2,
+        }[era]
+        assert detail.plain_lines[2] == said[0], detail.plain_lines[:4]  # under the call's status line
+        before = len(screen.timeline.calls)
+        screen.run_call(CallRequest("resources", "demo://about", None))
+        await wait_for(pilot, lambda: len(screen.timeline.calls) > before and screen.timeline.calls[-1].ended)
+        read = screen.timeline.calls[-1]
+        assert read.method == "resources/read" and read.status == "complete"
+        await wait_for(pilot, lambda: screen.selected == (read.index, 0) and detail_shows_now(screen))
+        assert detail.plain_lines[2] == said[1], detail.plain_lines[:4]
+        await finished_call(pilot, "add", {"a": 1, "b": 2})  # a tool call says nothing of caching
+        assert not any(line.startswith("cache: ") for line in detail.plain_lines), detail.plain_lines[:4]
 
 
 async def test_an_answer_row_says_the_reply_and_who_gave_it(app_factory: AppFactory) -> None:

@@ -267,8 +267,9 @@ async def the_url_consent(pilot: Pilot[Any]) -> None:
 
 async def the_sampling_reply(pilot: Pilot[Any]) -> None:
     """ "The server asks for an LLM reply (sampling)": the call and "input capital_of_france", the request in a box
-    titled "Request" (at 80x24 its first lines, the rest a scroll away; at 160x45 all of it: the system prompt, the
-    user's "What is the capital of France?", maxTokens 100, the model hints and priorities), then "Your reply (the
+    titled "Request" (at 80x24 its first lines, the user's "What is the capital of France?" first, the rest a
+    scroll away; at 160x45 all of it: the question, the system prompt, maxTokens 100, the model hints and
+    priorities), then "Your reply (the
     assistant message):" over the reply box with the cursor in it, the row "model inspector-user  stopReason
     endTurn", the checkbox "Answer every sampling request with the stub model", the note "ctrl+t (s outside the
     text boxes) for the stub model · maxTokens 100 (counted as words)" whole, and the buttons Send reply, Stub model

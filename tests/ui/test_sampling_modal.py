@@ -127,13 +127,14 @@ async def test_sampling_first_keys_write_the_reply() -> None:
 
 # ---------------------------------------------------------------------------------------------------- snapshots
 def test_sampling_dialog(snap_compare: SnapCompare) -> None:
-    """A dialog titled "The server asks for an LLM reply (sampling)". A box titled "Request" shows "System prompt"
-    and "You are a geography tutor. Answer in one word.", the user message "What is the capital of France?", then
-    maxTokens 100, model hints claude, priorities "cost 0.2 · intelligence 0.8". Below: "Your reply (the assistant
-    message):" and an empty text box that has the focus (highlighted border, cursor in it: the first keys typed are
-    the reply), "model inspector-user" and "stopReason endTurn", an unticked "Answer every sampling request with the
-    stub model from now on", the hint "ctrl+t (s outside the text boxes) for the stub model · maxTokens 100
-    (counted as words)", the buttons Send reply, Stub model, Cancel the call; the footer lists ^t Stub model."""
+    """A dialog titled "The server asks for an LLM reply (sampling)". A box titled "Request" shows the user message
+    "What is the capital of France?" first, then "System prompt" and "You are a geography tutor. Answer in one
+    word.", then maxTokens 100, model hints claude, priorities "cost 0.2 · intelligence 0.8". Below: "Your reply
+    (the assistant message):" and an empty text box that has the focus (highlighted border, cursor in it: the
+    first keys typed are the reply), "model inspector-user" and "stopReason endTurn", an unticked "Answer every
+    sampling request with the stub model from now on", the hint "ctrl+t (s outside the text boxes) for the stub
+    model · maxTokens 100 (counted as words)", the buttons Send reply, Stub model, Cancel the call; the footer lists
+    ^t Stub model."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot, SamplingModal)

@@ -19,6 +19,7 @@ from ui_support import SIZE, burst, connected, make_app, wait_for
 
 from inspector.session.listen_span import SUBSCRIPTION_ID
 from inspector.session.timeline import Call
+from inspector.ui.keys import typing as typing_in
 from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog
@@ -227,6 +228,22 @@ async def test_at_80x24_the_whole_panel_is_on_screen(tmp_path: Path) -> None:
         assert panel.region.bottom <= screen.query_one("#body").region.bottom, (panel.region, screen.size)
         for node in [*panel.query("Checkbox, PanelField"), panel.query_one("#listen-start"), listing]:
             assert inside.contains_region(node.region) and node.region.height >= 1, (node, node.region, inside)
+
+
+async def test_at_80x24_l_closes_the_catalog_drawer_the_panel_would_be_under(tmp_path: Path) -> None:
+    """Found in tmux at 80x24: ``/``, escape (the drawer stays, its list focused), then ``l`` opened the panel under
+    the drawer, its focused filter out of sight. The drawer closes; the panel's first filter has the focus, and a
+    space ticks it."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await connected(pilot)
+        catalog, panel = screen.query_one(Catalog), screen.query_one(ListenPanel)
+        burst(app, "/", "escape")
+        await wait_for(pilot, lambda: catalog.display and catalog.has_focus_within and not typing_in(app))
+        burst(app, "l", " ")
+        first = panel.query(Checkbox).first()
+        await wait_for(pilot, lambda: panel.display and first.value)
+        assert app.focused is first and not catalog.display
 
 
 async def test_only_the_subscriptions_the_server_declares_are_offered(tmp_path: Path) -> None:

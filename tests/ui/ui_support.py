@@ -223,7 +223,16 @@ def detail_shows_now(screen: MainScreen) -> bool:
     return shown is not None and detail.document == shown.document
 
 
-NAMED_KEYS: Final = {"enter": "\r", "tab": "\t", "shift+tab": None, "escape": "\x1b", "ctrl+u": "\x15", "ctrl+j": "\n"}
+NAMED_KEYS: Final = {
+    "enter": "\r",
+    "tab": "\t",
+    "shift+tab": None,
+    "escape": "\x1b",
+    "ctrl+u": "\x15",
+    "ctrl+j": "\n",
+    "backspace": "\x7f",
+    "left": None,
+}
 
 
 def burst(app: Any, *keys: str) -> None:

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Final, Literal, Protocol
 if TYPE_CHECKING:
     from inspector.protocol.login_urls import RiskConsent
     from inspector.protocol.oauth import Login
+    from inspector.protocol.oauth_dpop import DpopMode
     from inspector.protocol.oauth_record import LoginRecord
 
-Grant = Literal["authorization_code", "client_credentials", "private_key_jwt", "identity_assertion"]
+Grant = Literal["authorization_code", "client_credentials", "private_key_jwt", "identity_assertion", "jwt_bearer"]
 LOGIN_TIMEOUT_S: Final = 300.0
 """How long a login waits for the browser to come back before giving up (``--login-timeout``)."""
 EXCHANGE_TIMEOUT_S: Final = 30.0
@@ -51,6 +52,21 @@ class IdentityProvider:
 
 
 @dataclass(frozen=True, slots=True)
+class WorkloadAssertion:
+    """Where a workload's JWT comes from for the jwt-bearer grant (RFC 7523 §2.1; SEP-1933 workload identity): a
+    file, read again at each token request (platforms rotate it: a Kubernetes projected service-account token,
+    ``AWS_WEB_IDENTITY_TOKEN_FILE``), or a value given once (an environment variable's, the conformance suite's)."""
+
+    file: str | None = None
+    value: str | None = field(default=None, repr=False)
+
+    @property
+    def where(self) -> str:
+        """Where it is read, for people (never the value)."""
+        return f"the file {self.file}" if self.file else "the value given"
+
+
+@dataclass(frozen=True, slots=True)
 class Credentials:
     """What the client is known as. Nothing given: dynamic registration (or CIMD when ``client_metadata_url`` is
     set and the server supports it). ``client_id`` given: a pre-registered client."""
@@ -66,10 +82,22 @@ class Credentials:
     private_key_pem: str | None = field(default=None, repr=False)
     signing_algorithm: str | None = None
     idp: IdentityProvider | None = None
+    assertion: WorkloadAssertion | None = None
+    """The workload's JWT, for the ``jwt_bearer`` grant."""
+
+    @property
+    def needs_person(self) -> bool:
+        """Does this grant need someone to authorize (a browser)? The others run wherever they are allowed to."""
+        return self.grant == "authorization_code"
 
     def secrets(self) -> list[str]:
-        """The secret values given (redacted from everything)."""
-        values = [self.client_secret, self.private_key_pem, self.idp.id_token if self.idp else None]
+        """The secret values given (redacted from everything; an assertion read from a file is added when read)."""
+        values = [
+            self.client_secret,
+            self.private_key_pem,
+            self.idp.id_token if self.idp else None,
+            self.assertion.value if self.assertion else None,
+        ]
         return [v for v in values if v]
 
 
@@ -93,3 +121,6 @@ class AuthConfig:
     consent: RiskConsent | None = None
     """Who accepts the warnings about a login's addresses (``protocol.login_urls``) before the browser opens or
     a token request leaves; None: nobody here can, and such a login stops, saying so."""
+    dpop: DpopMode = "auto"
+    """Whether a login binds its token to a key (DPoP, RFC 9449): ``--dpop`` on, ``--no-dpop`` off, else auto
+    (``protocol.oauth_dpop.choose`` says when)."""

@@ -7,6 +7,9 @@ expired (the flow refreshes it first). What we add to the SDK's flow, as policy:
 the refresh token before a new login; a step-up asking for scopes the token already has, or asking again and
 again, is refused; no login is started where none is allowed (``--no-login``): the flow stops before a
 registration or an authorization, and the request fails saying what to run. Failures come back as values.
+
+A token bound to a key (DPoP, ``dpop.DpopBinding``) goes as ``Authorization: DPoP`` with a fresh proof on every
+request; a server that asks for a DPoP nonce gets the request again, once, with it: that 401 is not a login.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING
 from inspector.protocol.oauth import Challenge, is_challenge, scopes
 from inspector.transport.http_faults import FaultText
 from inspector.transport.oauth.config import MAX_STEP_UPS, AuthConfig
+from inspector.transport.oauth.dpop import DpopBinding
 from inspector.transport.oauth.exchanges import LoginExchanges
 from inspector.transport.oauth.narrator import CURRENT, Narrator
 
@@ -44,12 +48,14 @@ class OAuthDriver:
         self._machinery: Machinery | None = None
         self._building = asyncio.Lock()
         self._step_ups: Counter[frozenset[str]] = Counter()
+        self._dpop = DpopBinding(config.dpop)
 
-    def authorization(self) -> str | None:
-        """The ``Authorization`` a request carries now (None: no valid token yet)."""
+    def credentials(self, method: str, url: str) -> dict[str, str]:
+        """The headers that present the token to a ``method`` request to ``url`` now: ``Authorization`` (Bearer,
+        or DPoP with a fresh ``DPoP`` proof for a bound token); none while there is no valid token."""
         self._load()
         token = self._usable_token()
-        return f"Bearer {token}" if token else None
+        return self._dpop.credentials(method, url, token) if token else {}
 
     async def send(
         self, request: httpx.Request, request_id: RequestKey | None
@@ -70,10 +76,18 @@ class OAuthDriver:
         machinery = self._machinery
         fresh = machinery is None and (self._record is None or self._record.tokens is None)
         if (self._usable_token() is not None or fresh) and not (machinery is not None and machinery.locked()):
-            response = await self._channel.client.send(request, stream=True)
+            response = await self._dpop.send(self._channel.client, request, narrator)
             if not challenged(response):
                 return response, None
             await response.aread()
+            if "dpop" in request.headers and self._dpop.still_asks_nonce(response):
+                fault = FaultText(
+                    "auth-retry",
+                    "the server asked for a DPoP nonce again, after the request carried the one it gave",
+                    "the server does not accept its own nonces (a clock or a cache out of step?): tell its operator",
+                )
+                narrator.decision("dpop", "refused", fault.message, hint=fault.hint)
+                return response, fault
             return await self._login(request, response, narrator)
         return await self._login(request, None, narrator)
 
@@ -124,7 +138,7 @@ class OAuthDriver:
             if self._machinery is None:
                 from inspector.transport.oauth.machinery import build
 
-                machinery = build(self.config, self.server, self._record, self._exchanges)
+                machinery = build(self.config, self.server, self._record, self._exchanges, self._dpop)
                 await machinery.load()
                 self._machinery = machinery
             return self._machinery
@@ -136,7 +150,8 @@ class OAuthDriver:
         if challenge is not None:
             narrator.challenge = challenge
             narrator.decision("challenge", "info", challenge.describe(), _why(challenge))
-        if first is not None and self.config.login is None and self._record is None:
+        nobody = self.config.login is None and self.config.credentials.needs_person
+        if first is not None and nobody and self._record is None:
             return first, self._no_login(first, narrator)
         refused = self._refuse_step_up(challenge)
         if refused is not None:
@@ -165,6 +180,7 @@ class OAuthDriver:
             if authorizer is not None and self.config.login is None
             else None,
             resource_metadata=challenge.resource_metadata if challenge is not None else None,
+            dpop=self._dpop,
         )
         try:
             response = await run.run(request, first)
@@ -225,8 +241,8 @@ class OAuthDriver:
         if first is None or first.status_code != 401 or context is None or provider is None:
             return
         tokens = context.current_tokens
-        sent = request.headers.get("authorization")
-        if tokens is None or sent != f"Bearer {tokens.access_token}" or not context.can_refresh_token():
+        sent = request.headers.get("authorization", "").partition(" ")[2]  # (its scheme: Bearer, or DPoP)
+        if tokens is None or sent != tokens.access_token or not context.can_refresh_token():
             return  # another request's flow already replaced the token, or there is nothing to refresh with
         provider.expire_token()
         narrator.decision("refresh", "info", "the server refused the token: trying the refresh token first")

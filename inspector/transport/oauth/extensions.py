@@ -1,6 +1,7 @@
-"""The extension grants the official SDK provides, with no person in them: client credentials (a client secret, or
-a private-key JWT the SDK signs) and SEP-990 identity assertion (an enterprise IdP's ID token exchanged for an
-ID-JAG, then for an access token). DPoP and workload identity are not in the SDK, and not here.
+"""The grants with no person in them: client credentials (a client secret, or a private-key JWT the SDK signs) and
+SEP-990 identity assertion (an enterprise IdP's ID token exchanged for an ID-JAG, then for an access token), the
+official SDK's extension providers; and a workload's jwt-bearer grant (SEP-1933, ``jwt_bearer``), which the SDK
+does not have. (DPoP is not a grant: ``dpop`` binds any grant's token to a key.)
 
 Each is an ``httpx2.Auth`` of the SDK, driven by ``flow.FlowRun`` like the authorization-code provider.
 """
@@ -42,6 +43,14 @@ def extension_auth(
 ) -> httpx2.Auth:
     """The SDK provider for the credentials' grant."""
     given = config.credentials
+    if given.grant == "jwt_bearer":
+        from inspector.transport.oauth.jwt_bearer import JwtBearerGrantProvider
+
+        if given.assertion is None:
+            raise ValueError("the jwt-bearer grant needs the workload's assertion")
+        return JwtBearerGrantProvider(
+            server, storage, given.assertion, client_id=given.client_id, scope=given.scope, issuer=given.issuer
+        )
     if not given.client_id:
         raise ValueError(f"the {given.grant} grant needs a client id")
     if given.grant == "client_credentials":

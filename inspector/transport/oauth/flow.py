@@ -7,6 +7,10 @@ traffic, with the same timeouts, proxies and TLS, and are told to the timeline),
 an ``httpx2.Response``. When it yields the MCP request itself, that request is sent (or the challenged answer
 already in hand is given back, rather than sending it twice) and, unless it is challenged, its body is left
 unread, so an SSE stream reaches the transport untouched.
+
+DPoP (``dpop.DpopBinding``) rides on both kinds: a token request gets a proof (and is sent again, once, when the
+authorization server asks for a nonce), a token answer of type DPoP is handed to the SDK as Bearer, and the MCP
+request goes with a bound token as ``Authorization: DPoP`` and a proof.
 """
 
 from __future__ import annotations
@@ -20,15 +24,22 @@ import httpx2
 from inspector.transport.base import BODY_CAP
 from inspector.transport.oauth.driver import challenged
 from inspector.transport.oauth.failures import ExchangeFailed
-from inspector.transport.oauth.narrator import step_of
+from inspector.transport.oauth.narrator import Verdict, step_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from inspector.protocol.oauth import Step
+    from inspector.transport.oauth.dpop import DpopBinding
     from inspector.transport.oauth.exchanges import LoginExchanges
     from inspector.transport.oauth.gate import LoginUrlGate
     from inspector.transport.oauth.narrator import Narrator
     from inspector.transport.oauth.storage import StagedStorage
+
+NONCE_ASKED = (
+    "the authorization server asks for a DPoP nonce (use_dpop_nonce): the request is sent again, once, with a proof "
+    "carrying it"
+)
 
 
 class FlowRun:
@@ -44,9 +55,11 @@ class FlowRun:
         gate: LoginUrlGate,
         refuse_registration: Callable[[], Exception] | None,
         resource_metadata: str | None,
+        dpop: DpopBinding,
     ) -> None:
         self._auth = auth
         self._gate = gate
+        self._dpop = dpop
         self._exchanges = exchanges
         self._client = exchanges.client()
         self._narrator = narrator
@@ -96,22 +109,21 @@ class FlowRun:
         if context is None:
             return
         self._narrator.follow_context(context)
-        self._narrator.tokens(context)
+        self._narrator.tokens(context, self._dpop.bound)
 
     async def _send_mcp(
         self, request: httpx.Request, mirror: httpx2.Request, pending: httpx.Response | None, sent: str | None
     ) -> httpx2.Response:
-        authorization = mirror.headers.get("authorization")
-        if pending is not None and authorization == sent:
+        token = _credential(mirror.headers.get("authorization"))
+        if pending is not None and token == _credential(sent):
             response = pending  # the flow would send what was already sent: hand it the answer in hand
         else:
             if self.latest is not None:
                 await self.latest.aclose()
-            if authorization is None:
-                request.headers.pop("authorization", None)
-            else:
-                request.headers["Authorization"] = authorization
-            response = await self._client.send(request, stream=True)
+            self._dpop.present(request, token)  # (Bearer, or DPoP with a fresh proof when the token is bound)
+            if self._narrator.exchanged:
+                self._dpop.tell_presented(request, self._narrator)
+            response = await self._dpop.send(self._client, request, self._narrator)
             if challenged(response):
                 await response.aread()
             if self._narrator.exchanged:
@@ -138,7 +150,33 @@ class FlowRun:
         plain = self._exchanges.request(
             outgoing.method, str(outgoing.url), headers=list(outgoing.headers.multi_items()), content=content
         )
+        proved = step in ("token", "refresh") and self._dpop.before_token(
+            step, plain, self._narrator.challenge, self._narrator
+        )
         started = self._narrator.clock()  # (the clock the exchange's time is read on: the transport's)
+        response, body, cut = await self._send(step, plain, started)
+        if proved and self._dpop.server_asked_nonce(plain, response, body):
+            asked = Verdict("info", f"HTTP {response.status_code}: {NONCE_ASKED}")
+            self._narrator.exchange(step, plain, response, body, started, cut=cut, verdict=asked)
+            started = self._narrator.clock()
+            response, body, cut = await self._send(step, plain, started)
+        self._narrator.exchange(step, plain, response, body, started, cut=cut)
+        self._dpop.observe(step, response.status_code, body)
+        if step == "authorization-server-metadata" and _is_json_object(response.status_code, body):
+            self._metadata_urls.append(str(plain.url))
+        if step == "refresh" and self._storage is not None and not _has_access_token(response.status_code, body):
+            self._storage.drop_tokens()  # refused: worth nothing now, and a later process must not try it again
+        headers = list(response.headers.multi_items())
+        if proved:
+            handed = self._dpop.token_answer(response.status_code, body, self._narrator)
+            if handed is not body:  # (the SDK gets a token of type Bearer: a body of another length)
+                body, headers = handed, [(k, v) for k, v in headers if k.lower() != "content-length"]
+        answer = httpx2.Response(response.status_code, headers=headers, content=body, request=outgoing)
+        answer.next_request = _redirect(outgoing, response)
+        return answer
+
+    async def _send(self, step: Step, plain: httpx.Request, started: float) -> tuple[httpx.Response, bytes, bool]:
+        """Send one request of the flow and read its answer (capped); no answer raises ``ExchangeFailed``."""
         try:
             response = await self._client.send(plain, stream=True)
             try:
@@ -149,16 +187,7 @@ class FlowRun:
             detail = str(exc) or type(exc).__name__
             self._narrator.exchange(step, plain, None, b"", started, error=detail)
             raise ExchangeFailed(step, str(plain.url.copy_with(query=None)), detail) from None
-        self._narrator.exchange(step, plain, response, body, started, cut=cut)
-        if step == "authorization-server-metadata" and _is_json_object(response.status_code, body):
-            self._metadata_urls.append(str(plain.url))
-        if step == "refresh" and self._storage is not None and not _has_access_token(response.status_code, body):
-            self._storage.drop_tokens()  # refused: worth nothing now, and a later process must not try it again
-        answer = httpx2.Response(
-            response.status_code, headers=list(response.headers.multi_items()), content=body, request=outgoing
-        )
-        answer.next_request = _redirect(outgoing, response)
-        return answer
+        return response, body, cut
 
 
 async def _read_capped(response: httpx.Response) -> tuple[bytes, bool]:
@@ -184,6 +213,13 @@ def _redirect(sent: httpx2.Request, response: httpx.Response) -> httpx2.Request 
     content = sent.read() if keeps_method else b""
     headers = [(k, v) for k, v in sent.headers.multi_items() if keeps_method or k.lower() not in ("content-length",)]
     return httpx2.Request(method, urljoin(str(sent.url), location), headers=headers, content=content)
+
+
+def _credential(authorization: str | None) -> str | None:
+    """The token an ``Authorization`` header presents, whatever its scheme (Bearer, DPoP)."""
+    if authorization is None:
+        return None
+    return authorization.partition(" ")[2].strip() or None
 
 
 def _has_access_token(status: int, body: bytes) -> bool:

@@ -16,9 +16,11 @@ from inspector.transport.oauth.storage import StagedStorage
 if TYPE_CHECKING:
     import httpx2
     from mcp.client.auth.oauth2 import OAuthContext
+    from mcp.shared.auth import OAuthToken
 
     from inspector.protocol.oauth_record import LoginRecord
     from inspector.transport.oauth.config import AuthConfig
+    from inspector.transport.oauth.dpop import DpopBinding
     from inspector.transport.oauth.exchanges import LoginExchanges
 
 
@@ -58,9 +60,22 @@ def build(
     server: str,
     record: LoginRecord | None,
     exchanges: LoginExchanges,
+    dpop: DpopBinding,
 ) -> Machinery:
-    """The machinery for ``config``'s grant."""
+    """The machinery for ``config``'s grant (``dpop``: the transport's DPoP, which says which tokens are bound)."""
     storage = StagedStorage(config.store, server, config.credentials, record)
+    workload = config.credentials.grant == "jwt_bearer"
+
+    def keep_in_memory(tokens: OAuthToken) -> str | None:
+        """A bound token is worth nothing without the key, which never leaves the process; a workload's token is
+        not to be kept (SEP-1933)."""
+        if workload:
+            from inspector.transport.oauth.jwt_bearer import NOT_STORED
+
+            return NOT_STORED
+        return dpop.why_in_memory(tokens.access_token)
+
+    storage.keep_in_memory = keep_in_memory
     gate = LoginUrlGate(server, config.consent, config.login_timeout)
     if config.credentials.grant != "authorization_code":
         from inspector.transport.oauth.extensions import extension_auth

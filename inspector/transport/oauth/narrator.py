@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 SAID_CHARS = 200
 """How much of what an answer said a step or an error shows; the rest, up to ``BODY_CAP``, is kept whole with the
 exchange (the recording, ``--json``): a 70 KB error page is one line on the screen, once."""
+SENT_SECRETS = frozenset(
+    {"code", "code_verifier", "refresh_token", "client_secret", "assertion", "client_assertion", "subject_token"}
+)
+"""The fields of a request the flow sends whose values go to the session's redactor (a workload's assertion read
+from its file included: nothing else knew it)."""
 CODE_CHARS = 60
 """How much of an OAuth ``error`` code an exchange's line shows (a code is a word; a hostile one is not)."""
 
@@ -118,16 +123,22 @@ class Narrator:
         error: str | None = None,
         carried: tuple[str, ...] = (),
         cut: bool = False,
+        verdict: Verdict | None = None,
     ) -> None:
         """An exchange of the flow: judged, redacted, and told; the secrets it carried go with it (``carried``: ones
         the caller found where no field name says so, like the code in a redirect's Location; ``cut``: the body
-        was longer than the ``BODY_CAP`` bytes read)."""
+        was longer than the ``BODY_CAP`` bytes read; ``verdict``: the caller's own, for an answer that only looks
+        like a failure, such as a server asking for a DPoP nonce)."""
         self.exchanged = True
         status = response.status_code if response is not None else None
         kept = body[:BODY_CAP]
         text = decode_wire(kept)[0] if response is not None else ""
         kind = response.headers.get("content-type") if response is not None else None
-        verdict = judge(step, status, text, kind, error, size=len(kept), cut=cut or len(body) > BODY_CAP)
+        judged = judge(step, status, text, kind, error, size=len(kept), cut=cut or len(body) > BODY_CAP)
+        if verdict is not None:
+            verdict = Verdict(verdict.outcome, verdict.what, verdict.said, verdict.secrets + judged.secrets)
+        else:
+            verdict = judged
         outcome, what, secrets = verdict.outcome, verdict.what, verdict.secrets
         if outcome == "failed":
             self.problems.append(Problem(step, verdict.said or what))
@@ -144,9 +155,7 @@ class Narrator:
             error=error,
         )
         sent = _form(request_text, request.headers.get("content-type"))
-        secrets += carried + tuple(
-            v for k, v in sent.items() if k in ("code", "code_verifier", "refresh_token", "client_secret")
-        )
+        secrets += carried + tuple(v for k, v in sent.items() if k in SENT_SECRETS)
         self.decision(step, outcome, what, secrets=secrets, http=http)
 
     def retry(self, response: httpx.Response) -> None:
@@ -219,6 +228,10 @@ class Narrator:
     def authorization(self, context: OAuthContext) -> None:
         """Just before the browser is sent: the client (told above when registered) and the scope, with why."""
         self.follow_context(context, settled=True)
+        self.scope(context)
+
+    def scope(self, context: OAuthContext) -> None:
+        """The scope asked for, with why (the MCP scope rules)."""
         scope = context.client_metadata.scope
         challenge = self.challenge
         why = scope_why(scope, challenge.scope if challenge else None, context, bool(challenge and challenge.step_up))
@@ -243,18 +256,20 @@ class Narrator:
             secrets=(landing.code or "",),
         )
 
-    def tokens(self, context: OAuthContext) -> None:
-        """The token step's verdict (never the values)."""
+    def tokens(self, context: OAuthContext, bound: Callable[[str], bool] = lambda _: False) -> None:
+        """The token step's verdict (never the values; ``bound``: is this access token DPoP-bound? The SDK's model
+        calls every token Bearer)."""
         tokens = context.current_tokens
         if tokens is None or tokens is self._seen.tokens:
             return
         self._seen.tokens = tokens
         expires = f"expires in {tokens.expires_in} s" if tokens.expires_in else "no expiry given"
         refresh = "a refresh token" if tokens.refresh_token else "no refresh token"
+        kind = "DPoP-bound" if bound(tokens.access_token) else tokens.token_type
         self.decision(
             "token",
             "ok",
-            f"{tokens.token_type} token, scope {tokens.scope!r}, {expires}, {refresh}",
+            f"{kind} token, scope {tokens.scope!r}, {expires}, {refresh}",
             secrets=(tokens.access_token, tokens.refresh_token or ""),
         )
 

@@ -5,17 +5,24 @@ a login that then fails would leave a registration behind. Here a registration w
 with the tokens, in one save, together with what the SDK keeps only in memory (the token's expiry and the
 discovered metadata: without them a later process would think an expired token valid, and refresh at a guessed
 endpoint).
+
+Some tokens are kept in this process only (``keep_in_memory`` says why): a DPoP-bound one (its key never leaves
+the process) and a workload's (SEP-1933: a workload presents its assertion again rather than keep tokens). Then
+only a dynamic registration is written, without tokens, and any older stored login for the server is dropped.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
+from inspector.protocol.oauth import NOT_STORED
 from inspector.protocol.oauth_record import LoginRecord, Registration
+from inspector.transport.oauth.narrator import CURRENT
 
 if TYPE_CHECKING:
     from mcp.client.auth.oauth2 import OAuthContext
@@ -37,6 +44,10 @@ class StagedStorage:
     _staged: OAuthClientInformationFull | None = field(default=None, init=False, repr=False)
     context: OAuthContext | None = field(default=None, init=False, repr=False)
     """The provider's context, for what the SDK does not hand to ``set_tokens`` (expiry, metadata)."""
+    keep_in_memory: Callable[[OAuthToken], str | None] = field(
+        default_factory=lambda: _may_be_stored, init=False, repr=False
+    )
+    """Why these tokens must not be written (None: they may be); set by ``machinery.build``."""
 
     async def get_tokens(self) -> OAuthToken | None:
         tokens = self.record.tokens if self.record is not None else None
@@ -85,9 +96,24 @@ class StagedStorage:
             auth_server_url=context.auth_server_url if context is not None else None,
             saved_at=time.time(),
         )
-        self.store.save(record)
+        why = self.keep_in_memory(tokens)
+        if why is None:
+            self.store.save(record)
+        else:
+            self._keep_out(record, why)
         self.record = record
         self._staged = None
+
+    def _keep_out(self, record: LoginRecord, why: str) -> None:
+        """Tokens that stay in this process: a dynamic registration is still written (the next login reuses it),
+        without them; an older login for the server is dropped (a later process must not take it for this one)."""
+        if record.registration == "dynamic":
+            self.store.save(record.without_tokens())
+        else:
+            self.store.delete(self.server)
+        narrator = CURRENT.get(None)
+        if narrator is not None:
+            narrator.decision("token", "info", f"{NOT_STORED}: {why}")
 
     def drop_tokens(self) -> None:
         """The authorization server refused the refresh token: keep the registration, forget the tokens."""
@@ -102,6 +128,8 @@ class StagedStorage:
     def _registration(self, client: OAuthClientInformationFull | None) -> Registration:
         if client is None:
             return "dynamic"
+        if not self.credentials.needs_person:
+            return "pre-registered"  # (a grant with no person in it is given its client, never registers one)
         if self.credentials.client_metadata_url and client.client_id == self.credentials.client_metadata_url:
             return "cimd"
         if self.credentials.client_id and client.client_id == self.credentials.client_id:
@@ -109,3 +137,8 @@ class StagedStorage:
         if self.record is not None and self.record.client_id == client.client_id:
             return self.record.registration
         return "dynamic"
+
+
+def _may_be_stored(tokens: OAuthToken) -> str | None:
+    """Tokens may be written (no reason to keep them in memory only)."""
+    return None

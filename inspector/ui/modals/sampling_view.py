@@ -22,19 +22,21 @@ MUTED: Final = "dim"
 
 
 def request_text(params: Mapping[str, Any]) -> Text:
-    """The whole request: system prompt, messages, then the settings a reply must respect."""
+    """The whole request: the messages (what the reply answers), the system prompt, then the settings a reply must
+    respect. The messages come first: at 80x24 the box shows three lines, and with the system prompt first they
+    showed it alone, the question itself below the fold."""
     text = Text()
-    system = params.get("systemPrompt")
-    if isinstance(system, str) and system:
-        text.append("System prompt\n", style=LABEL)
-        text.append_text(safe(system))
-        text.append("\n\n")
     messages = params.get("messages")
     for index, message in enumerate(messages if isinstance(messages, list) else []):
         if index:
             text.append("\n")
         _message(text, message)
     text.append("\n")
+    system = params.get("systemPrompt")
+    if isinstance(system, str) and system:
+        text.append("System prompt\n", style=LABEL)
+        text.append_text(safe(system))
+        text.append("\n\n")
     _settings(text, params)
     return text
 

@@ -102,7 +102,7 @@ class AuthScreen(Screen[None]):
         with VerticalScroll(id="auth-url-box", can_focus=False):
             yield Static("", id="auth-url")
         yield Input(
-            placeholder="paste the address the browser ended on, then enter (it holds the code: never shown)",
+            placeholder="paste where the browser ended, then enter (it holds the code: masked)",  # (fits 80 columns)
             password=True,
             id="auth-paste",
         )

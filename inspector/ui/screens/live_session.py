@@ -84,20 +84,24 @@ class LiveSession:
         """Whether the server declared the capability that offers ``kind`` (or declared nothing we know of)."""
         return self._session().timeline.offers(kind)
 
-    async def catalog(self) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]:
+    async def catalog(self, *, fresh: bool = False) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]:
         """Each catalog kind, listed (every page), as it comes back; None for a kind the server did not declare,
-        which is not asked for (a tools-only server is never sent prompts/list)."""
+        which is not asked for (a tools-only server is never sent prompts/list). ``fresh``: the session's cache is
+        emptied first and every list asked of the server (the refresh key)."""
+        if fresh:
+            self._session().forget_cached()
         for kind in CATALOG_KINDS:
             if not self.offers(kind):
                 yield kind, None
                 continue
-            items = await self.relist(kind)
+            items = await self.relist(kind, fresh=fresh)
             if items is not None:
                 yield kind, items
 
-    async def relist(self, kind: CatalogKind) -> list[dict[str, Any]] | None:
-        """List one kind again (every page); None when the listing failed (the timeline says why)."""
-        outcome = await self._session().list_all(kind)
+    async def relist(self, kind: CatalogKind, *, fresh: bool = False) -> list[dict[str, Any]] | None:
+        """List one kind again (every page; from the session's cache while it is fresh there, unless ``fresh``);
+        None when the listing failed (the timeline says why)."""
+        outcome = await self._session().list_all(kind, fresh=fresh)
         if not outcome.ok or outcome.result is None:
             return None
         items = next((value for value in outcome.result.values() if isinstance(value, list)), [])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from textual.widgets import Checkbox
 
-from inspector.protocol.methods import SUBSCRIPTION_METHODS, CatalogKind
+from inspector.protocol.methods import LIST_CHANGED, SUBSCRIPTION_METHODS, CatalogKind
 from inspector.session.eager import start_now
 from inspector.ui.screens.sent_calls import SentCall, SentCalls
 
@@ -35,11 +35,7 @@ if TYPE_CHECKING:
     from inspector.ui.widgets.listen_panel import ListenPanel
     from inspector.ui.widgets.timeline_view import TimelineView
 
-REFRESHED: Final[dict[str, tuple[CatalogKind, ...]]] = {
-    "notifications/tools/list_changed": ("tools",),
-    "notifications/prompts/list_changed": ("prompts",),
-    "notifications/resources/list_changed": ("resources", "templates"),
-}
+REFRESHED: Final[dict[str, tuple[CatalogKind, ...]]] = LIST_CHANGED
 """The catalog kinds a list change makes the catalog list again."""
 
 
@@ -131,7 +127,7 @@ class LongWork:
             cancelling = start_now(self._cancel(call.index))  # (sent before this returns: see session.eager)
             self._cancels.add(cancelling)
             cancelling.add_done_callback(self._cancels.discard)
-        self.screen.notify(f"#{call.index}: cancel sent", timeout=3)
+        self.screen.notify(f"#{call.index}: cancel asked", timeout=3)  # (it only asks: the row says how it ends)
 
     async def _cancel(self, call: int) -> None:
         if not await self.live.cancel(call):

@@ -102,6 +102,13 @@ class MainScreen(Screen[None]):
                 "f", "filter", "filter", "Filter the timeline: method:, name:, status:, error, findings", priority=True
             ),
             Key("r", "reconnect", "retry", "Try to connect again"),
+            Key(
+                "R",
+                "refresh",
+                "refresh",
+                "List the catalog again from the server: the cache of lists and reads is emptied first",
+                show=False,
+            ),
             Key("l", "work('panel')", "subscriptions", "Show or hide the subscriptions panel (subscriptions/listen)"),
             Key("T", "work('tasks')", "tasks on/off", "Declare the Tasks extension on later calls, or not"),
             Key("L", "lab", "lab", "The statelessness lab on this server: instances A and B, tamper, eras", show=False),
@@ -304,9 +311,13 @@ class MainScreen(Screen[None]):
         It closes now, in the step that closes the dialog, not when the call's worker first runs: by then the keys
         typed after the dialog's enter (``/slow``) have moved on, and the drawer closing under them took the focus
         from the search box they opened (``s`` then resent)."""
+        self._close_drawer()
+        self.run_call(request)
+
+    def _close_drawer(self) -> None:
+        """The catalog, when it is a drawer over the timeline (under ``CATALOG_FROM`` columns), closes."""
         if self.layout_panes.shown.drawer and self.layout_panes.is_shown("catalog"):
             self._lay_out(self.layout_panes.toggle("catalog"))
-        self.run_call(request)
 
     def run_call(self, request: CallRequest) -> Worker[None]:
         """Make one call, in a worker of its own (``_call``). Until the call's row is highlighted, ``k`` is for it
@@ -462,10 +473,14 @@ class MainScreen(Screen[None]):
             return self.work is not None and not typing(self.app)
         if action in ("pane", "zoom"):
             return not typing(self.app)
+        if action == "refresh":
+            return self.walk is None and not typing(self.app)
         return True
 
     def action_work(self, what: str) -> None:
         """``l`` the subscriptions panel (where the requestState panel was), ``T`` the tasks toggle."""
+        if what == "panel":
+            self._close_drawer()  # (the drawer covered the panel it opened, and its focused box: at 80x24)
         if self.work is not None:
             self.work.act(what, self.query_one(RequestStatePanel), self.timeline)
             self._header()
@@ -492,6 +507,17 @@ class MainScreen(Screen[None]):
 
     def action_reconnect(self) -> None:
         self.connect()
+
+    def action_refresh(self) -> None:
+        """``R``: every list asked of the server again, the session's cache emptied (nothing served from it)."""
+        if self._can_send("the catalog cannot be listed again"):
+            self.notify("refresh: the cache emptied, the catalog asked of the server again", timeout=3)
+            self._refreshed()
+
+    @work(exclusive=True, group="refresh")
+    async def _refreshed(self) -> None:
+        if self.live is not None:
+            await self.query_one(Catalog).fill(self.live.catalog(fresh=True))
 
     def action_lab(self) -> None:
         from inspector.ui.screens.lab import open_lab  # (the lab screen opens recordings on a main screen)

@@ -1,4 +1,5 @@
-"""The catalog: tools, prompts, resources and resource templates, with titles, annotations and a search box."""
+"""The catalog: tools, prompts, resources and resource templates, with titles, annotations and a search box; each
+kind's heading says what a host hands a model of it, in estimated tokens (``protocol.catalog_weight``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.protocol.catalog_weight import Weight, tokens_said, total, weighed, weights
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
 from inspector.ui.key_hold import hold_keys
 from inspector.ui.keys import Key, bindings
@@ -140,6 +142,8 @@ class Catalog(Vertical):
         """Items by kind, as listed."""
         self.not_offered: set[CatalogKind] = set()
         """The kinds the server did not declare (never asked for: the heading says so)."""
+        self.weight: dict[CatalogKind, Weight] = {}
+        """What a host hands a model of each kind's items, in all (the heading says its estimated tokens)."""
         self.query_text = ""
         self._by_option: dict[str, tuple[CatalogKind, dict[str, Any]]] = {}
 
@@ -164,6 +168,8 @@ class Catalog(Vertical):
     def set_items(self, kind: CatalogKind, items: list[dict[str, Any]] | None) -> None:
         """Replace the items of one kind (None: the server does not offer it)."""
         self.items[kind] = items or []
+        if weighed(kind):
+            self.weight[kind] = total(weights(kind, self.items[kind]))
         if items is None:
             self.not_offered.add(kind)
         else:
@@ -191,6 +197,9 @@ class Catalog(Vertical):
         for kind in CATALOG_KINDS:
             shown = ranked(self.items[kind], kind, self.query_text)
             heading = Text(f"{CATALOG[kind].label} {len(shown)}", style="bold")
+            weight = self.weight.get(kind)
+            if weight is not None and weight.bytes and kind not in self.not_offered:
+                heading.append(f" · {tokens_said(weight.tokens)} tokens", style="dim")  # (estimated: the preview says)
             if kind in self.not_offered:
                 heading = Text.assemble((CATALOG[kind].label, "bold"), (" · not offered", "dim italic"))
             options.append(Option(heading, id=f"head:{kind}", disabled=True))

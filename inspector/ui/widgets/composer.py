@@ -120,9 +120,16 @@ class Composer(Vertical):
             yield Button(
                 BUTTONS[self.kind], variant="primary", id="composer-call", compact=True, tooltip="Send (ctrl+enter)"
             )
-            how = "⏎ in the last field or " if is_simple(self.spec) else ""
-            yield Static(f"{how}ctrl+enter sends · tab next field", classes="composer-keys")
+            yield Static(self._keys_hint(), classes="composer-keys")
             yield Static("", classes="composer-status")
+
+    def _keys_hint(self) -> str:
+        """How to send, as this form takes it (a form with no field said "in the last field" and "tab next field",
+        where enter on the focused button sends)."""
+        if self.spec.kind == "object" and not self.spec.fields:
+            return "⏎ or ctrl+enter sends"
+        how = "⏎ in the last field or " if is_simple(self.spec) else ""
+        return f"{how}ctrl+enter sends · tab next field"
 
     def on_mount(self) -> None:
         if not any(widget.focusable for widget in self.form.query("*")):

@@ -336,12 +336,16 @@ class ResultDocument:
             doc.add("dim", "no content blocks")
         ContentBlocks(doc, self.view, LineBudget(doc, unfold=self.unfold)).blocks(content)
         schema = tool.get("outputSchema") if tool is not None else None
+        # (the outputSchema describes what a tool returns when it works: an error result is not held to it)
+        error = result.get("isError") is True
+        checked = schema if isinstance(schema, dict) and not error else None
         if "structuredContent" in result:
             doc.add("text", "")
-            doc.add("label", "▍structuredContent" + _schema_word(tool, schema))
+            word = ERROR_NOT_CHECKED if error and isinstance(schema, dict) else _schema_word(tool, schema)
+            doc.add("label", "▍structuredContent" + word)
             budget = LineBudget(doc, unfold=self.unfold, of=size_text(self.raw_size) if self.raw_size >= BIG else "")
-            StructuredTree(doc, budget, schema if isinstance(schema, dict) else None).write(result["structuredContent"])
-        elif isinstance(schema, dict):
+            StructuredTree(doc, budget, checked).write(result["structuredContent"])
+        elif checked is not None:
             doc.add("text", "")
             doc.add("error", "✗ the tool declares an outputSchema, and the result has no structuredContent")
         self._others(result, ("content", "structuredContent", "isError"))
@@ -387,6 +391,9 @@ class ResultDocument:
         if others:
             self.doc.add("text", "")
             self.doc.add("dim", f"also in the result: {', '.join(others)} (j shows them)")
+
+
+ERROR_NOT_CHECKED: Final = " · an error result (isError): not checked against the outputSchema"
 
 
 def _schema_word(tool: dict[str, Any] | None, schema: Any) -> str:

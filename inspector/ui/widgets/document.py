@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from inspector.headless.render import STARTUP
 from inspector.headless.time_words import CONSENT_NOTE, duration, said_times, waits
+from inspector.protocol.caching import CACHEABLE_METHODS, CacheHints
+from inspector.protocol.catalog_weight import ESTIMATED, item_weight, weighed, weight_said
+from inspector.protocol.methods import CATALOG
 from inspector.protocol.sanitize import clean
 from inspector.session.timeline import INFERRED_OWNER
 from inspector.ui.widgets.content_blocks import ResultDocument, ResultView, size_text
@@ -159,6 +162,8 @@ def item_document(kind: str, item: dict[str, Any]) -> Document:
     """A catalog item as the server listed it ("tool: get_weather", then its JSON)."""
     doc = Document()
     doc.add("heading", f"{kind[:-1]}: {item.get('name', item.get('uri', ''))}")
+    if kind in CATALOG and weighed(kind):  # (what a host hands a model of it: seed 004's "Progressive Discovery")
+        doc.add("dim", f"handed to a model: {weight_said(item_weight(kind, item))} ({ESTIMATED})")
     doc.json(item, unfold=False)
     return doc
 
@@ -174,9 +179,14 @@ def call_document(
     times = said_times(call.times, call.ended)
     if call.total_ms is not None:
         times += f" · {duration(call.total_ms)} in all"
-    doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {times}")
+    if call.cached is not None:  # (nothing was sent: no round, no time of anyone's)
+        doc.add("text", f"{call.status} · {call.cached.said()}")
+    else:
+        doc.add("text", f"{call.status} · {rounds} round{'s' if rounds != 1 else ''} · {times}")
     if call.status_detail:
         doc.add("error" if call.status != "complete" else "text", call.status_detail)
+    if call.method in CACHEABLE_METHODS and call.error is None and call.result is not None:
+        doc.add("dim", cache_hints(call).describe())
     add_long_work(doc, call)
     doc.heading("params")
     doc.json(call.params, unfold=unfold)
@@ -194,6 +204,15 @@ def call_document(
             doc.json(call.result, unfold=unfold, raw_size=size)
     _findings(doc, call.all_findings())
     return doc
+
+
+def cache_hints(call: Call) -> CacheHints:
+    """The caching hints of a list or ``resources/read`` call, as ``inspector list`` and ``inspector read`` print
+    them: over every page a list took (the shortest ttl, private if any page is), from its complete results."""
+    if call.cached is not None:
+        return call.cached.hints
+    pages = [r.result for r in call.rounds if r.kind == "request" and r.result_type == "complete"]
+    return CacheHints.of_pages(page for page in pages if page is not None)
 
 
 def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: bool = False) -> Document:
@@ -251,5 +270,5 @@ def round_document(call: Call, round_: Round, *, unfold: bool = False, startup: 
             doc.add("dim", f"{notes.left_out:,} earlier ones are in the recording · {counted}")
         for note in notes:
             doc.add("dim", note.raw if len(note.raw) < 2000 else note.raw[:2000] + "…")
-    _findings(doc, round_.findings)
+    _findings(doc, round_.findings.kept)
     return doc

@@ -174,23 +174,54 @@ class FieldWidget(Vertical):
 
 
 class FieldInput(Input):
-    """A field's ``Input``, restyled only once it is in the DOM.
+    """A field's ``Input``: restyled only once it is in the DOM, and saying what it refused.
 
     Textual restyles a widget whenever one of its classes changes, even before it is mounted, and an ``Input`` sets
     a class in its constructor (``compact``): a restyle of the input and of its four component classes that is
     thrown away, since every widget is styled when it is mounted. A form of 200 fields paid for 200 of them.
+
+    A number box drops what cannot become a number (a letter, a second ``.``) with only the terminal's bell, which
+    many terminals silence: the letters typed were lost without a word. It posts ``Refused`` with what was typed,
+    and its field says why under it.
     """
+
+    class Refused(Message):
+        """The box did not take ``typed`` (it would not be a number any more)."""
+
+        def __init__(self, typed: str) -> None:
+            super().__init__()
+            self.typed = typed
+
+    _typed = ""
+    """What the last edit tried to put in (a key's character, a paste)."""
 
     def update_node_styles(self, animate: bool = True) -> None:
         if self.parent is not None:
             super().update_node_styles(animate)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        self._typed = text  # (``restricted`` is told nothing of what it refused)
+        super().replace(text, start, end)
+
+    def restricted(self) -> None:
+        super().restricted()
+        self.post_message(self.Refused(self._typed))
+
+
+def refused_typing(spec: FieldSpec, typed: str) -> str:
+    """Why a number field did not take what was typed (a letter, a second ``.``): said at once, under the field,
+    since the box only keeps what can still become a number and a key it drops would otherwise be lost silently."""
+    shown = json.dumps(typed if len(typed) <= 20 else typed[:20] + "…", ensure_ascii=False)  # (a paste: its start)
+    kind = "whole numbers only" if spec.kind == "integer" else "numbers only"
+    return f"{kind}: {shown} was not typed"
 
 
 class TextField(FieldWidget):
     """A string, number or integer in one ``Input`` (numbers restricted to numeric characters as typed).
 
     An integer field takes what a number field takes: Textual's integer box drops a typed ``.``, so ``3.5`` became
-    ``35`` without a word. It keeps ``3.5`` and says at once that it is not an integer (``typing_error``).
+    ``35`` without a word. It keeps ``3.5`` and says at once that it is not an integer (``typing_error``); a key
+    neither box takes (a letter) is said under the field too (``FieldInput.Refused``), until the next edit.
     """
 
     def compose_control(self) -> ComposeResult:
@@ -210,6 +241,10 @@ class TextField(FieldWidget):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.show_error(typing_error(self.spec, event.value))
+
+    def on_field_input_refused(self, event: FieldInput.Refused) -> None:
+        event.stop()
+        self.show_error(refused_typing(self.spec, event.typed))
 
 
 class BooleanField(FieldWidget):

@@ -12,6 +12,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Final
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
     from inspector.session.timeline import RequestState
 
+TITLE: Final = "requestState 🔒 read-only"
+SHORT_TITLE: Final = "requestState 🔒"
+"""The title where the whole one would be cut (``requestState 🔒 read-…`` at 100x30): the lock says read-only."""
 JWT: Final = re.compile(r"^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*$")
 BASE64: Final = re.compile(r"^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+={0,2}$")
 
@@ -92,8 +96,12 @@ class RequestStatePanel(Widget):
         yield Static(id="state-echo", classes="state-meta", markup=False)
 
     def on_mount(self) -> None:
-        self.border_title = "requestState 🔒 read-only"
+        self.border_title = TITLE
         self._show()
+
+    def on_resize(self) -> None:
+        # (the border's corners, its rule either side of the title and a space each side take 6 cells)
+        self.border_title = TITLE if self.outer_size.width >= cell_len(TITLE) + 6 else SHORT_TITLE
 
     def watch_state(self) -> None:
         if self.is_mounted:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from inspector.headless.render import STARTUP, answer_summary, includes_startup
 from inspector.headless.time_words import server_time, waits
+from inspector.protocol.caching import age_words
 from inspector.session.timeline import FAILED_STATUSES
 from inspector.ui.safe_text import one_line
 from inspector.ui.widgets import auth_steps, work_rows
@@ -105,6 +106,8 @@ def round_details(round_: Round, call: Call | None = None) -> list[tuple[str, st
 def call_details(call: Call) -> list[tuple[str, str]]:
     """The detail lines after a call's rounds: its own findings and why it did not complete."""
     details = auth_steps.call_rows(call)
+    if call.cached is not None:
+        details.append(("state", call.cached.said()))
     details += [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
     if call.status_detail and call.status != "complete":
         details.append(("error", call.status_detail))
@@ -274,9 +277,11 @@ def render_call(call: Call, expanded: bool, look: RowLook, view: WorkView | None
     if status != said:
         shown.append(status[len(said) :], palette["finding"])
     times = call.times
-    time = Text(server_time(times.server_ms, call.ended), palette["pending"], no_wrap=True, end="")
+    said_time = "" if call.cached is not None else server_time(times.server_ms, call.ended)  # (nothing was sent)
+    time = Text(said_time, palette["pending"], no_wrap=True, end="")
     rounds = len(call.rounds)
-    counted = Text(f"{rounds} round{'s' if rounds != 1 else ' '}".rjust(ROUNDS_WIDTH) + " ", palette["dim"], end="")
+    said_rounds = "cached" if call.cached is not None else f"{rounds} round{'s' if rounds != 1 else ' '}"
+    counted = Text(said_rounds.rjust(ROUNDS_WIDTH) + " ", palette["dim"], end="")
     aligned = _right(shown, " " * (columns.status - len(status) + 1), _pad_left(time, TIME_WIDTH))
     wait = _wait(waits(times), palette)
     rights = [_right(wait, counted, aligned), _right(counted, aligned), aligned, _right(shown, " ", time)]
@@ -295,7 +300,10 @@ def _wait(wait: str | None, palette: Palette) -> Text:
 
 
 def _work(call: Call, palette: Palette) -> Text | None:
-    """Long work on a call's line: its progress bar, or what its task is doing, or how its task went."""
+    """Long work on a call's line: its progress bar, or what its task is doing, or how its task went; for a call
+    answered from the cache, how old its result is."""
+    if call.cached is not None:
+        return Text(f"  {age_words(call.cached.age_ms)}", palette["state"], no_wrap=True, end="")
     bar = work_rows.progress_bar(call)
     note = work_rows.task_note(call)
     if bar is not None:

@@ -6,7 +6,8 @@ AES-GCM under a key and a nonce drawn at random (and a time stamp) on every run.
 has not comes from here too, never from the product: ``with_test_tools(...)`` adds a tool whose name and description
 are full of markup and escape sequences, a tool with a 5 MB result, and a tool that waits until it is cancelled,
 optionally logging lines that try to clear the screen first; ``with_list_changes()`` adds a tool that adds a tool
-and says so to the subscriptions; ``crashing(...)`` is a server that dies at start with a
+and says so to the subscriptions; ``TaskReplyHold`` holds the demo's first reply naming a task until the test lets
+it go (a cancel pressed before the task's id came); ``crashing(...)`` is a server that dies at start with a
 traceback on stderr (a connect failure).
 """
 

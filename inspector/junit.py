@@ -15,12 +15,14 @@ U+FFFE, U+FFFF), so the file parses whatever a server sent.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 from xml.etree import ElementTree
 
+from inspector.paths import open_private
 from inspector.protocol.sanitize import clean, one_line
 
 Verdict = Literal["pass", "fail", "skip"]
@@ -105,6 +107,8 @@ def junit_document(title: str, suites: list[JunitSuite]) -> str:
 
 def save_junit(path: Path, document: str) -> None:
     """Write ``document`` to ``path``, making its folder first (CI names a results folder that does not exist
-    yet); an ``OSError`` says why it could not be written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(document, encoding="utf-8")
+    yet); an ``OSError`` says why it could not be written. The file is the user's alone (0600, its new folders
+    0700), as a recording is: its failures quote what a server answered."""
+    fd = open_private(path)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(document)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from inspector.answers.base import Answer
+from inspector.answers.source import Answer
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import records
-from inspector.session.builder import TimelineBuilder
-from inspector.session.timeline import Timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.model import Timeline
 
 LOGIN: Final[JsonObject] = {
     "method": "elicitation/create",

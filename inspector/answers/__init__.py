@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from inspector.answers.base import (
+from inspector.answers.source import (
     Answer,
     AnswerRefused,
     AnswerSource,

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from inspector.answers.base import AnswerSource
     from inspector.answers.policies import OnMissing
     from inspector.answers.roots import Root
+    from inspector.answers.source import AnswerSource
 
 
 def build_answer_source(

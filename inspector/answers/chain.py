@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.answers.base import AnswerRefused, NoAnswer, NotAsked, Skip, describe_request
+from inspector.answers.source import AnswerRefused, NoAnswer, NotAsked, Skip, describe_request
 
 if TYPE_CHECKING:
-    from inspector.answers.base import Answer, AnswerSource, InputRequest
+    from inspector.answers.source import Answer, AnswerSource, InputRequest
 
 
 class AnswerChain:

@@ -25,15 +25,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeGuard, get_args
 
-from inspector.answers.base import Answer, NoAnswer, describe_request
 from inspector.answers.roots import ConfiguredRoots
+from inspector.answers.source import Answer, NoAnswer, describe_request
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
 
 PolicyName = Literal["decline", "cancel", "defaults", "stub", "fail"]
 POLICY_NAMES: Final[tuple[PolicyName, ...]] = get_args(PolicyName)

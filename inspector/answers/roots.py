@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
-from inspector.answers.base import Answer, NotAsked, Skip, describe_request
+from inspector.answers.source import Answer, NotAsked, Skip, describe_request
 from inspector.protocol.methods import ROOTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
 
 SOURCE: Final = "roots list"
 NO_ROOTS: Final = "no roots given (--root DIR offers one)"

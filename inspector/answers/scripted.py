@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from inspector.answers.base import Answer, AnswerRefused, NoAnswer, Skip, describe_request
 from inspector.answers.policies import POLICY_NAMES, Policy, PolicyName, entry_name, is_policy_name
 from inspector.answers.roots import ConfiguredRoots
 from inspector.answers.shapes import (
@@ -36,6 +35,7 @@ from inspector.answers.shapes import (
     response_method,
     shape_problems,
 )
+from inspector.answers.source import Answer, AnswerRefused, NoAnswer, Skip, describe_request
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.json_input import a_json_type
 from inspector.protocol.methods import INPUT_METHODS, InputMethod
@@ -43,7 +43,7 @@ from inspector.protocol.methods import INPUT_METHODS, InputMethod
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
 
 WILDCARD: Final = "*"
 SOURCE: Final = "answers file"

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from inspector.answers.base import Answer, Skip, describe_request
+from inspector.answers.source import Answer, Skip, describe_request
 from inspector.protocol.json_values import json_int
 from inspector.protocol.methods import SAMPLING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
 
 STUB_MODEL_NAME: Final = "inspector-stub"
 """The ``model`` field of every stub reply, so a server (and the timeline) can tell it is not a real LLM."""

@@ -16,14 +16,14 @@ from jsonschema.exceptions import SchemaError
 from jsonschema_specifications import REGISTRY as META_SCHEMAS  # type: ignore[import-untyped]
 from referencing.exceptions import Unresolvable
 
-from inspector.answers.base import AnswerRefused
 from inspector.answers.shapes import RESULT_NAME, shape_problems
+from inspector.answers.source import AnswerRefused
 from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING, InputMethod
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
 
 FORM_LEVEL: Final = ""
 """The ``field_errors`` key for an error about the content as a whole (e.g. it is not an object)."""

@@ -14,14 +14,14 @@ from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
 from inspector.headless.auth_render import LiveSteps, expiry_text, login_summary, status_json, status_view
-from inspector.headless.document import split_json
+from inspector.headless.json_document import split_json
 from inspector.headless.terminal import out_console
 from inspector.protocol.oauth import NOT_STORED
 from inspector.protocol.sanitize import json_text, one_line
-from inspector.session.outcome import EXIT_CONNECT
-from inspector.session.time_split import login_split
-from inspector.session.timeline_events import TimelineEvent
-from inspector.session.token_store import StoreError, TokenStore, open_store
+from inspector.timeline.model import TimelineEvent
+from inspector.timeline.outcome import EXIT_CONNECT
+from inspector.timeline.time_split import login_split
+from inspector.transport.oauth.token_store import StoreError, TokenStore, open_store
 
 UrlArg = Annotated[str, typer.Argument(help="The MCP server's http(s) URL.")]
 

@@ -13,15 +13,15 @@ from rich.console import RenderableType
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
 from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
 from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.listing import cache_line, listing_table, weight_json
+from inspector.headless.list_table import cache_line, listing_table, weight_json
 from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
-from inspector.headless.render import finding_line
+from inspector.headless.printed_timeline import finding_line
 from inspector.headless.terminal import out_console
 from inspector.protocol.methods import CATALOG
 from inspector.protocol.sanitize import json_text
 from inspector.session.heap import FreezingHeap
-from inspector.session.outcome import EXIT_CONNECT, Outcome
 from inspector.session.session import InspectorSession
+from inspector.timeline.outcome import EXIT_CONNECT, Outcome
 
 ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
 ONE_CALL = (

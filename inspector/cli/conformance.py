@@ -23,14 +23,14 @@ from typing import Any
 from inspector.answers.build import build_answer_source
 from inspector.cli.run import connect_or_report
 from inspector.cli.wiring import build_session, quiet_sdk_logging
-from inspector.headless.render import print_timeline
+from inspector.headless.printed_timeline import print_timeline
 from inspector.headless.terminal import err_console
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
-from inspector.session.token_store import open_store
 from inspector.targets.target import Target
 from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider, WorkloadAssertion
+from inspector.transport.oauth.token_store import open_store
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
 """The suite's fixed Client ID Metadata Document URL (basic-cimd expects exactly this client_id)."""

@@ -6,8 +6,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
+from inspector.timeline.outcome import Outcome
 
 DEMO_FLOWS: list[tuple[str, str, dict[str, Any]]] = [
     ("tool", "add", {"a": 2, "b": 3}),

@@ -24,17 +24,17 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects, ignore_patterns
 from inspector.cli.run import error_console, say_error, write_junit
 from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
 from inspector.headless.terminal import out_console
-from inspector.lab.calls import LabCall, tool_call
-from inspector.lab.events import LabEvent, RowAdded, StageStarted
+from inspector.lab.lab_calls import LabCall, tool_call
+from inspector.lab.lab_events import LabEvent, RowAdded, StageStarted
 from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
-from inspector.lab.render import junit_xml, print_report, report_json
+from inspector.lab.report_formats import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.redact import REDACTED
 from inspector.protocol.sanitize import clean, json_text
@@ -46,7 +46,7 @@ from inspector.transport.base import Transport
 if TYPE_CHECKING:
     from inspector.transport.oauth.config import AuthConfig
 
-CALLS_META: Final = "inspector.lab.calls"
+CALLS_META: Final = "inspector.lab.lab_calls"
 DEMO_EXTRA: Final = [("tool", "update_work_item", {"workItemId": 4343, "fields": {"state": "Resolved"}})]
 """A second call of one demo tool with other arguments: ``lab tamper`` sends each call the other's state."""
 
@@ -273,7 +273,7 @@ def lab(
     options = LabOptions(calls, (check,) if check else CHECKS, patterns, era=opts.era_mode())
     logins = {name: login_config(target, opts.login(), error_console()) for name, target in targets.items()}
     cli_targets = CliTargets(targets, opts, record=opts.recording(), auth=logins)
-    from inspector.lab.lab import Lab  # the lab itself only when it runs: `inspector --help` stays light
+    from inspector.lab.lab_run import Lab  # the lab itself only when it runs: `inspector --help` stays light
 
     runner = Lab(cli_targets, source, options)
     runner.subscribe(_progress(error_console()))

@@ -20,10 +20,10 @@ from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import NOT_OFFERED_HINT, NotOffered, run_and_exit, say_error
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, LISTEN_NEEDS, SUBSCRIBE, listen_kept, listen_offered
-from inspector.session.listen_span import wanted
-from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
-from inspector.session.timeline_events import CallFinished, RoundUpdated, TimelineEvent
+from inspector.timeline.listen_span import wanted
+from inspector.timeline.model import CallFinished, RoundUpdated, TimelineEvent
+from inspector.timeline.outcome import Outcome
 
 LISTEN_OPTIONS = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON)
 

@@ -22,11 +22,11 @@ from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import Difference, JsonPath, parse_pattern
 from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.replay.recorded_call import RecordedCall
-from inspector.replay.report import differences_text
 from inspector.replay.rerun import ending_differences, redrive
-from inspector.session.outcome import Outcome
+from inspector.replay.rerun_report import differences_text
 from inspector.session.session import ConnectError, EraMode, InspectorSession
 from inspector.targets.target import Target
+from inspector.timeline.outcome import Outcome
 from inspector.transport.base import TransportStartError
 
 STDERR_SHOWN: Final = 10

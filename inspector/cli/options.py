@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, get_type_hints
 
 import typer
 
-from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
 from inspector.answers.scripted import AnswersFileError
+from inspector.answers.source import AnswerSource
+from inspector.cli.login_choices import LoginChoices
 from inspector.paths import open_private
 from inspector.protocol.json_input import parse_object
 from inspector.replay.diff import JsonPath, PatternError, parse_pattern
-from inspector.session.tasks import TASK_TIMEOUT_S
+from inspector.session.task_driver import TASK_TIMEOUT_S
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
 
 if TYPE_CHECKING:
     from inspector.cli.wiring import SessionSettings
-    from inspector.protocol.oauth_dpop import DpopMode
 
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
@@ -361,27 +361,6 @@ def writable_recording(path: Path) -> Path:
     return path
 
 
-@dataclass(frozen=True, slots=True)
-class LoginChoices:
-    """How the user allows a login to run (``cli.wiring.login_config`` turns it into the transport's config)."""
-
-    allowed: bool = True
-    client_id: str | None = None
-    client_secret: str | None = field(default=None, repr=False)
-    client_metadata_url: str | None = None
-    browser: bool = True
-    timeout: float = 300.0
-    callback_port: int | None = None
-    accept_risks: bool = False
-    """``--accept-login-risks``: the warnings about a login's addresses are accepted without asking."""
-    dpop: DpopMode = "auto"
-    """``--dpop`` on, ``--no-dpop`` off, neither auto (``protocol.oauth_dpop.choose``)."""
-    assertion_file: str | None = None
-    """``--jwt-bearer-assertion-file``: log in as a workload with the JWT in this file, read at each token request."""
-    assertion: str | None = field(default=None, repr=False)
-    """``--jwt-bearer-assertion-env``'s value: log in as a workload with this JWT."""
-
-
 _SHARED: Final[dict[Group, tuple[str, ...]]] = {
     Group.SERVER: ("server", "demo"),
     Group.TARGET: ("header", "bearer", "env", "secret"),
@@ -481,4 +460,4 @@ def ignore_patterns(ignore: list[str] | None) -> list[JsonPath]:
         raise typer.BadParameter(str(bad)) from None
 
 
-__all__ = ["ConnectOptions", "Group", "LoginChoices", "connects", "ignore_patterns", "json_object"]
+__all__ = ["ConnectOptions", "Group", "connects", "ignore_patterns", "json_object"]

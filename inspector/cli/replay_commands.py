@@ -26,8 +26,8 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded, write_junit
 from inspector.cli.wiring import build_session, run_loop
-from inspector.headless.document import call_json, findings_json
-from inspector.headless.render import print_timeline
+from inspector.headless.json_document import call_json, findings_json
+from inspector.headless.printed_timeline import print_timeline
 from inspector.headless.terminal import out_console
 from inspector.protocol.methods import request_label
 from inspector.protocol.sanitize import clean, json_text, one_line
@@ -36,14 +36,14 @@ from inspector.replay.export import FORMATS, ExportError, export_call
 from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
 from inspector.replay.pytest_export import export_pytest
 from inspector.replay.recorded_answers import ReplayAnswers
-from inspector.replay.report import print_report, report_json, report_junit
 from inspector.replay.rerun import RerunReport, rerun, rerun_plan
+from inspector.replay.rerun_report import print_report, report_json, report_junit
 from inspector.replay.steps import print_steps
 from inspector.replay.store import limits, list_sessions, recordings_dir
-from inspector.session.outcome import EXIT_CONNECT
 from inspector.session.session import EraMode
-from inspector.session.timeline import Timeline
 from inspector.targets.target import ERAS
+from inspector.timeline.model import Timeline
+from inspector.timeline.outcome import EXIT_CONNECT
 
 FileArg = Annotated[Path, typer.Argument(help="A recording (.jsonl), e.g. one listed by `inspector sessions`.")]
 

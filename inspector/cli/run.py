@@ -12,21 +12,21 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.cli.interrupt import EXIT_INTERRUPTED, Interrupt
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import SessionSettings, build_session, login_config, run_loop
-from inspector.headless.document import findings_json, outcome_document
+from inspector.headless.json_document import findings_json, outcome_document
+from inspector.headless.printed_timeline import print_timeline
 from inspector.headless.progress import ProgressLines
-from inspector.headless.render import print_timeline
 from inspector.headless.terminal import err_console, out_console
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.redact import Redactor
 from inspector.protocol.sanitize import clean, json_text
-from inspector.session.outcome import EXIT_CONNECT, EXIT_NOT_OFFERED, Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
-from inspector.session.timeline import CallStatus
 from inspector.targets.target import Target
+from inspector.timeline.model import CallStatus
+from inspector.timeline.outcome import EXIT_CONNECT, EXIT_NOT_OFFERED, Outcome
 from inspector.transport.base import TransportStartError
 
 if TYPE_CHECKING:

@@ -39,7 +39,7 @@ def demo_server(
     if auth and flaw is not None:
         raise typer.BadParameter("--auth and --flaw do not go together")
     if auth:
-        from inspector.demo.auth import run_auth_http
+        from inspector.demo.auth_server import run_auth_http
 
         run_auth_http(port, as_port, auto_consent=auto_consent, token_ttl=token_ttl)
         return

@@ -16,9 +16,9 @@ from inspector.cli.options import ConnectOptions, Group, JsonOpt, ServerOpt, con
 from inspector.cli.run import run_and_exit
 from inspector.headless.terminal import out_console
 from inspector.protocol.sanitize import json_text, one_line
-from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
 from inspector.session.task_store import known_tasks
+from inspector.timeline.outcome import Outcome
 
 tasks = typer.Typer(help="Tasks made earlier: list them, look at one again by its id, wait for it, cancel it.")
 IdArg = Annotated[str, typer.Argument(help="The task id (see `inspector task list`).")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli.options import LoginChoices
+from inspector.cli.login_choices import LoginChoices
 from inspector.cli.wiring import build_session, login_config, open_recorder
 from inspector.session.result_cache import ResultCache
 from inspector.session.session import InspectorSession
@@ -14,10 +14,10 @@ from inspector.targets.target import Target
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from inspector.answers.base import AnswerSource
+    from inspector.answers.source import AnswerSource
     from inspector.protocol.oauth import Login
     from inspector.replay.loader import Loaded
-    from inspector.ui.screen_login import ScreenLogin
+    from inspector.ui.login.tui_login import ScreenLogin
 
 
 def make_session_factory(
@@ -88,9 +88,9 @@ def open_tui(
 def screen_login(choices: LoginChoices) -> ScreenLogin:
     """The TUI's login: the browser opens where there is one on this machine and ``--no-browser`` was not given
     (a graphical one only: a console browser would take over the terminal the TUI draws in)."""
-    from inspector.cli.login import browser_here
+    from inspector.cli.terminal_login import browser_here
+    from inspector.ui.login.tui_login import ScreenLogin
     from inspector.ui.modals.url_check import open_in_browser
-    from inspector.ui.screen_login import ScreenLogin
 
     return ScreenLogin(open_in_browser if choices.browser and browser_here() else None)
 

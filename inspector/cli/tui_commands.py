@@ -12,8 +12,8 @@ from inspector.cli.demo_flows import example_answers_path, run_demo_flows
 from inspector.cli.options import ConnectOptions, Group, connects
 from inspector.cli.run import run_and_exit
 from inspector.cli.wiring import demo_target
-from inspector.session.outcome import Outcome
 from inspector.session.session import InspectorSession
+from inspector.timeline.outcome import Outcome
 
 ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme name (shipped or from your themes folder).")]
 NoCacheOpt = Annotated[
@@ -91,7 +91,7 @@ def screenshots(
 
     from inspector.cli.tui import in_process_demo_factory
     from inspector.cli.tui_lab import InProcessLabFactory
-    from inspector.ui.screenshots import generate
+    from inspector.ui.devtools.screenshots import generate
 
     # The demo server runs in this process over the memory transport, with a step clock: the same pictures on
     # every run and machine (no subprocess timing, no interpreter path in the header).

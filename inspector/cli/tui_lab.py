@@ -14,21 +14,23 @@ from pathlib import Path
 from secrets import token_hex
 from typing import TYPE_CHECKING
 
-from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
+from inspector.answers.source import AnswerSource
 from inspector.cli.demo_flows import example_answers_path
 from inspector.cli.lab_commands import CliTargets, demo_calls, demo_instances, shared_task_folder
-from inspector.cli.options import ConnectOptions, LoginChoices
+from inspector.cli.login_choices import LoginChoices
+from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import DEMO_COMMAND, default_recording_path, login_config
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
-from inspector.lab.calls import LabCall
-from inspector.lab.lab import Lab
+from inspector.lab.lab_calls import LabCall
+from inspector.lab.lab_run import Lab
 from inspector.lab.plan import LabOptions, LabTargets
-from inspector.session import records
+from inspector.paths import private_folder
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target, TargetError
+from inspector.timeline import records
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport, StepClock
 from inspector.ui.lab_port import LabAsk, LabChoice, LabRefused
@@ -168,7 +170,7 @@ class InProcessLabFactory:
     def start(self, ask: LabAsk, answers: AnswerSource) -> Lab:
         folder = self.folder / f"lab-{len(self.runs) + 1}" if self.folder is not None else None
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder)  # (its recordings are the user's alone)
         targets: LabTargets = InProcessTargets(folder)
         run = Lab(targets, demo_answers(), LabOptions(lab_calls(ask), ask.checks, era=ask.target.era))
         self.runs.append(run)

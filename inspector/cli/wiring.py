@@ -16,25 +16,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypedDict, TypeVar, Unpack
 
 from inspector import __version__
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.headless.terminal import err_console
 from inspector.protocol.redact import Redactor
-from inspector.session import records
 from inspector.session.heap import FreezingHeap
 from inspector.session.recorder import Recorder
 from inspector.session.result_cache import ResultCache
 from inspector.session.session import EraMode, InspectorSession
 from inspector.session.task_store import TaskStore
 from inspector.targets.target import Target
+from inspector.timeline import records
 from inspector.transport.base import Transport
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from inspector.cli.options import LoginChoices
+    from inspector.cli.login_choices import LoginChoices
     from inspector.protocol.oauth import Login
-    from inspector.session.token_store import TokenStore
     from inspector.transport.oauth.config import AuthConfig
+    from inspector.transport.oauth.token_store import TokenStore
 
 DEMO_COMMAND: Final = [sys.executable, "-m", "inspector.demo"]
 REPLY_POLL_S: Final[dict[str, float]] = {"stdio": 0.0003, "http": 0.0}
@@ -198,10 +198,10 @@ def login_config(
     login instead of the terminal's (the TUI's login screen, which takes a pasted redirect itself)."""
     if target.kind != "http":
         return None
-    from inspector.cli.login import FlagConsent, TerminalLogin, browser_here, terminal_here
+    from inspector.cli.terminal_login import FlagConsent, TerminalLogin, browser_here, terminal_here
     from inspector.protocol.login_urls import RiskConsent
-    from inspector.session.token_store import open_store
     from inspector.transport.oauth.config import AuthConfig, Credentials, WorkloadAssertion
+    from inspector.transport.oauth.token_store import open_store
 
     quiet_sdk_logging()
     browser = choices.browser and browser_here()

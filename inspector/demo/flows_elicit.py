@@ -11,7 +11,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ElicitResult, InputRequiredResult
 
-from inspector.demo.mrtr import (
+from inspector.demo.era_vocabulary import (
     DemoContext,
     decode_state,
     elicit,

@@ -7,7 +7,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CreateMessageRequest, InputRequiredResult, ModelHint, ModelPreferences, TextContent
 from pydantic import Field
 
-from inspector.demo.mrtr import (
+from inspector.demo.era_vocabulary import (
     DemoContext,
     decode_state,
     input_required,

@@ -13,7 +13,7 @@ from typing import Any, Final
 from mcp.server.mcpserver import AssistantMessage, MCPServer, Message, UserMessage
 from mcp_types import ElicitResult, InputRequiredResult
 
-from inspector.demo.mrtr import (
+from inspector.demo.era_vocabulary import (
     DemoContext,
     elicit,
     form_request,

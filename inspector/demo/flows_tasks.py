@@ -15,7 +15,7 @@ from typing import Any, Final
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitResult, InputRequiredResult
 
-from inspector.demo.mrtr import (
+from inspector.demo.era_vocabulary import (
     DemoContext,
     decode_state,
     elicit,

@@ -24,7 +24,14 @@ import anyio
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import ElicitResult, InputRequiredResult
 
-from inspector.demo.mrtr import DemoContext, decode_state, elicit_answer, input_required, is_modern, legacy_elicit
+from inspector.demo.era_vocabulary import (
+    DemoContext,
+    decode_state,
+    elicit_answer,
+    input_required,
+    is_modern,
+    legacy_elicit,
+)
 from inspector.demo.task_model import DemoTask, Notify, Plan, Work
 from inspector.demo.task_table import TaskTable
 from inspector.demo.task_wire import extension_missing, task_required

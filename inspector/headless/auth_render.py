@@ -15,24 +15,14 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from inspector.answers.base import YOU
-from inspector.headless.time_words import duration, times_text, waits
+from inspector.answers.source import YOU
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.protocol.oauth import STEP_TITLES
 from inspector.protocol.sanitize import one_line
-from inspector.session.auth_steps import AuthStep
-from inspector.session.time_split import consent_waits, login_split
+from inspector.timeline.login_steps import AuthStep
+from inspector.timeline.time_split import consent_waits, login_split
+from inspector.timeline.wording import OUTCOME_MARK, duration, times_text, title, waits
 
 OUTCOME_STYLE = {"ok": "green", "refused": "red", "failed": "red", "waiting": "magenta", "info": "cyan"}
-OUTCOME_MARK = {"ok": "✓", "refused": "✗", "failed": "✗", "waiting": "…", "info": "·"}
-
-
-_TITLES: dict[str, str] = {str(k): v for k, v in STEP_TITLES.items()}
-
-
-def title(step: str) -> str:
-    """A step's name for people."""
-    return _TITLES.get(step, step)
 
 
 def step_line(step: AuthStep, indent: str = "  ") -> Text:

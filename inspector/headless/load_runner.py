@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
-from inspector.session.build_state import LetGo
-from inspector.session.kept_findings import KeptFindings
-from inspector.session.outcome import Outcome
-from inspector.session.timeline import Finding
+from inspector.timeline.build.state import LetGo
+from inspector.timeline.kept_findings import KeptFindings
+from inspector.timeline.model import Finding
+from inspector.timeline.outcome import Outcome
 
 CallFn = Callable[[], Awaitable[Outcome]]
 DRAIN_S = 10.0

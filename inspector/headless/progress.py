@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.protocol.sanitize import one_line
-from inspector.session.listen_span import event_gist
-from inspector.session.timeline import Call, Round, Timeline, WireMessage
-from inspector.session.timeline_events import CallFinished, RoundUpdated, TimelineEvent
+from inspector.timeline.listen_span import event_gist
+from inspector.timeline.model import Call, CallFinished, Round, RoundUpdated, Timeline, TimelineEvent
+from inspector.timeline.wire import WireMessage
 
 LINES_PER_SECOND: Final = 20
 """Progress lines (or subscription events) printed for one round in one second of the session's time; past them,

@@ -12,10 +12,10 @@ answered.
 
 from __future__ import annotations
 
-from inspector.answers.base import Answer, AnswerSource, InputRequest, NoAnswer
+from inspector.answers.source import Answer, AnswerSource, InputRequest, NoAnswer
 from inspector.lab.era_answers import OtherRunAnswers
 from inspector.replay.recorded_answers import ReplayAnswers
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 
 
 class OneRoundOnly(NoAnswer):

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.lab.calls import LabCall
+from inspector.lab.lab_calls import LabCall
+from inspector.lab.lab_report import Row
 from inspector.lab.lab_session import LabSession, Ran
 from inspector.lab.plan import LabOptions
-from inspector.lab.report import Row
 from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import JsonPath
 from inspector.replay.rerun import Comparison, compare
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 
 USABLE = ("complete", "tool-error")
 """A reference that ended so can be compared with (a tool error is still an answer)."""

@@ -25,12 +25,12 @@ from __future__ import annotations
 import copy
 from typing import Final
 
-from inspector.answers.base import Answer, AnswerRefused, AnswerSource, InputRequest, NoAnswer, describe_request
 from inspector.answers.chain import AnswerChain
+from inspector.answers.source import Answer, AnswerRefused, AnswerSource, InputRequest, NoAnswer, describe_request
 from inspector.answers.validation import validate_answer
 from inspector.protocol.methods import ELICITATION
 from inspector.replay.recorded_answers import RecordedAnswer, recorded_answers
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 
 ONE_ERA_PARAMS: Final = frozenset({"_meta", "elicitationId", "task"})
 """Params one era's request carries and the other's does not (2025-11-25 URL mode mints an ``elicitationId``; a

@@ -20,16 +20,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.lab import evidence
 from inspector.lab.baseline import Baseline, Reference, compared
+from inspector.lab.lab_report import Row
 from inspector.lab.lab_session import LabSession, Ran
 from inspector.lab.plan import LabOptions, LabTargets
-from inspector.lab.report import Row
 from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import JsonPath
 from inspector.replay.recorded_answers import recorded_answers
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 
 AddRow = Callable[[Row], None]
 FAILURES = ("error", "failed", "no-answer", "round-cap", "cancelled")

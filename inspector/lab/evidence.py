@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from inspector.protocol.sanitize import one_line
 from inspector.replay.diff import Difference
-from inspector.session.timeline import Call, Round
+from inspector.timeline.model import Call, Round
 
 MISSING_CAPABILITY: Final = -32021
 SEALED_PREFIX: Final = "v1."

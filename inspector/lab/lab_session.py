@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.lab.answers import LabAnswers
-from inspector.lab.calls import LabCall
+from inspector.lab.lab_calls import LabCall
 from inspector.lab.plan import LabTargets
 from inspector.lab.routing import RoutedTransport
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CatalogKind
-from inspector.session import records
-from inspector.session.outcome import Outcome
 from inspector.session.session import ConnectError, EraMode, InspectorSession
-from inspector.session.timeline import Call, Finding
+from inspector.timeline import records
+from inspector.timeline.model import Call, Finding
+from inspector.timeline.outcome import Outcome
 from inspector.transport.base import RequestKey, TransportStartError
 
 EXPERIMENT: str = "lab-experiment"

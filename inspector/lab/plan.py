@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from inspector.answers.base import AnswerSource
-from inspector.lab.calls import LabCall
+from inspector.answers.source import AnswerSource
+from inspector.lab.lab_calls import LabCall
 from inspector.replay.diff import JsonPath
 from inspector.replay.rerun import rerun_plan
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Timeline
+from inspector.timeline.model import Timeline
 from inspector.transport.base import Transport
 
 CHECKS: Final = ("stateless", "tamper", "eras")

@@ -15,7 +15,7 @@ from typing import Any, Final
 from inspector.lab import evidence
 from inspector.lab.alterations import REPLAYED
 from inspector.lab.baseline import Baseline, Reference
-from inspector.lab.report import HeldState, Row
+from inspector.lab.lab_report import HeldState, Row
 from inspector.protocol.sanitize import one_line
 
 MIN_HANDLE: Final = 6

@@ -170,13 +170,11 @@ class RoutedTransport:
     def session_expired(self) -> bool:
         """A legacy HTTP session of the instance the next request goes to has expired (see ``RequestSender``)."""
         name = self._route.first
-        return bool(getattr(self.instances[name], "session_expired", False))
+        return self.instances[name].session_expired
 
     async def open_server_stream(self) -> None:
         """Legacy: the standalone stream of the instance that answered ``initialize`` (the last request's)."""
-        opener = getattr(self.instances[self._last], "open_server_stream", None)
-        if opener is not None:
-            await opener()
+        await self.instances[self._last].open_server_stream()
 
     # ------------------------------------------------------------------------------------------------ events
     def _emit(self, event: TransportEvent) -> None:

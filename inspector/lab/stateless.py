@@ -16,15 +16,15 @@ from collections.abc import Callable
 
 from inspector.lab import evidence
 from inspector.lab.baseline import Baseline, Reference, compared
+from inspector.lab.lab_report import Row
 from inspector.lab.lab_session import LabSession, Ran
 from inspector.lab.plan import LabOptions
-from inspector.lab.report import Row
 from inspector.lab.routing import Route
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.protocol.sanitize import one_line
 from inspector.replay.rerun import Comparison
-from inspector.session.timeline import Round
+from inspector.timeline.model import Round
 
 AddRow = Callable[[Row], None]
 OTHER_ORDER = (

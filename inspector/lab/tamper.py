@@ -14,12 +14,12 @@ from collections.abc import Callable
 from inspector.lab import evidence
 from inspector.lab.alterations import ANOTHER_CALL, OMITTED, Alteration, alterations, with_state
 from inspector.lab.baseline import Baseline, Reference, compared
+from inspector.lab.lab_report import Row, Verdict
 from inspector.lab.lab_session import LabSession, Ran
 from inspector.lab.plan import LabOptions
-from inspector.lab.report import Row, Verdict
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.sanitize import one_line
-from inspector.session.timeline import Round
+from inspector.timeline.model import Round
 
 AddRow = Callable[[Row], None]
 VALIDATE = (

@@ -13,15 +13,15 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.lab.baseline import Baseline, Reference
 from inspector.lab.evidence import SHARED_TASKS
+from inspector.lab.lab_report import Row
 from inspector.lab.lab_session import LabSession
 from inspector.lab.plan import LabTargets
-from inspector.lab.report import Row
 from inspector.protocol.sanitize import one_line
-from inspector.session.task_span import TASK_STATUSES
-from inspector.session.timeline_events import CallStarted, RoundUpdated, TimelineEvent
+from inspector.timeline.model import CallStarted, RoundUpdated, TimelineEvent
+from inspector.timeline.task_span import TASK_STATUSES
 
 AddRow = Callable[[Row], None]
 

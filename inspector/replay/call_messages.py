@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.session.recent_events import KEPT_EVENTS
-from inspector.session.timeline_events import RoundUpdated
+from inspector.timeline.model import RoundUpdated
+from inspector.timeline.recent_events import KEPT_EVENTS
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call, Timeline, WireMessage
-    from inspector.session.timeline_events import TimelineEvent
+    from inspector.timeline.model import Call, Timeline, TimelineEvent
+    from inspector.timeline.wire import WireMessage
 
 
 class CallMessages:

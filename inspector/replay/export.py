@@ -19,8 +19,9 @@ from typing import Final, Literal
 from inspector.protocol.sanitize import json_text, one_line, shell_word
 from inspector.replay.call_messages import left_out_note
 from inspector.replay.recorded_answers import recorded_answers
-from inspector.session.records import Record
-from inspector.session.timeline import Call, Round, Timeline, WireMessage
+from inspector.timeline.model import Call, Round, Timeline
+from inspector.timeline.records import Record
+from inspector.timeline.wire import WireMessage
 
 ExportFormat = Literal["curl", "json", "python"]
 FORMATS: Final[tuple[ExportFormat, ...]] = ("curl", "json", "python")

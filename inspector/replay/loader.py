@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from inspector.protocol.hinted import HintedError
 from inspector.protocol.json_values import json_int, json_number
-from inspector.session.builder import TimelineBuilder
-from inspector.session.records import FORMAT, FORMAT_VERSION, Record, raw_text
-from inspector.session.timeline import Timeline
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.model import Timeline
+from inspector.timeline.records import FORMAT, FORMAT_VERSION, Record, raw_text
 
 if TYPE_CHECKING:
-    from inspector.session.timeline_events import TimelineListener
+    from inspector.timeline.model import TimelineListener
 
 KNOWN_DIRS: Final = frozenset({"c2s", "s2c", "stderr", "event", "auth"})
 KNOWN_EVENTS: Final = frozenset({"call", "answer", "end", "finding", "era", "fault", "closed", "instance", "cached"})

@@ -22,7 +22,7 @@ from typing import Final
 from inspector.replay.export import ExportError, json_literal
 from inspector.replay.recorded_call import RecordedCall
 from inspector.replay.rerun import rerun_plan
-from inspector.session.timeline import Call, Timeline
+from inspector.timeline.model import Call, Timeline
 
 SERVER_ENV: Final = "INSPECTOR_SERVER"
 """The environment variable an exported module takes its server from, instead of the recorded one."""

@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from inspector.answers.base import Answer, AnswerSource, InputRequest, InputResponse, NoAnswer, describe_request
 from inspector.answers.chain import AnswerChain
 from inspector.answers.policies import Policy
+from inspector.answers.source import Answer, AnswerSource, InputRequest, InputResponse, NoAnswer, describe_request
 from inspector.answers.stub_model import StubModel
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 
 SOURCE = "recording"
 

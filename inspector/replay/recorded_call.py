@@ -17,7 +17,7 @@ from inspector.protocol.caching import CacheHints
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LIST_METHODS, SUBSCRIBE, SUBSCRIPTION_METHODS
 from inspector.replay.recorded_answers import RecordedAnswer, recorded_answers
-from inspector.session.timeline import Call, CallStatus
+from inspector.timeline.model import Call, CallStatus
 
 SUBSCRIPTION_LENGTH_MAX_S: Final = 60.0
 """A recorded subscription is re-run for as long as it lasted, up to this (a day-long listen is not re-lived)."""

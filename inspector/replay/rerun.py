@@ -30,9 +30,9 @@ from inspector.protocol.methods import HANDSHAKE_METHODS, LIST_METHODS, SUBSCRIB
 from inspector.replay.diff import Difference, JsonPath, diff
 from inspector.replay.recorded_answers import ReplayAnswers
 from inspector.replay.recorded_call import RecordedCall
-from inspector.session.outcome import EXIT_CODES, Outcome
 from inspector.session.session import InspectorSession
-from inspector.session.timeline import Call, CallStatus, Timeline
+from inspector.timeline.model import Call, CallStatus, Timeline
+from inspector.timeline.outcome import EXIT_CODES, Outcome
 
 EXIT_MATCH: Final = 0
 EXIT_DIFFERENT: Final = 1

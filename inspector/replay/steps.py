@@ -19,10 +19,9 @@ from inspector.protocol.caching import age_words
 from inspector.protocol.json_values import json_number
 from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.protocol.sanitize import one_line
-from inspector.session.builder import TimelineBuilder
-from inspector.session.records import Record, raw_text
-from inspector.session.timeline import Call
-from inspector.session.timeline_events import CallFinished
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.model import Call, CallFinished
+from inspector.timeline.records import Record, raw_text
 
 RAW_WIDTH = 200
 

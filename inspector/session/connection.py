@@ -16,13 +16,13 @@ from typing import Any
 from inspector.protocol import wire_text
 from inspector.protocol.jsonrpc import JsonObject, RequestId, WireParse, classify, notification
 from inspector.protocol.wire_text import Encoded, dumps
-from inspector.session import auth_records, records
-from inspector.session import findings as lint
 from inspector.session.deadlines import Deadlines, Expired, Pending
 from inspector.session.errors import RequestFailed, RpcError, cancel_reason
-from inspector.session.http_info import HttpInfo
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline import Call
+from inspector.timeline import auth_records, records
+from inspector.timeline import findings as lint
+from inspector.timeline.http_info import HttpInfo
+from inspector.timeline.model import Call
 from inspector.transport.base import (
     AuthEvent,
     Closed,
@@ -98,8 +98,6 @@ class Connection:
         self._next_id = 0
         self._pending: dict[RequestId, Pending] = {}
         self._deadlines = Deadlines(self._pending)
-        self._outgoing: dict[str, int | None] = {}
-        """Notifications and responses handed to the transport, by exact text: their call, until ``Sent``."""
         self._requests_out: dict[RequestId, tuple[int, JsonObject, str]] = {}
         """Requests handed to the transport, by id: their call, object and exact text, until ``Sent``. By id, not by
         text: hashing a request's ~450 characters was about 1% of a load run's call
@@ -197,14 +195,12 @@ class Connection:
     ) -> None:
         """Send a notification (``notifications/cancelled``, legacy ``notifications/initialized``)."""
         raw = dumps(notification(method, params))
-        self._outgoing[raw] = call
-        await self.transport.send(OutgoingMessage(raw, method, None, protocol_version, {"Mcp-Method": method}))
+        await self.transport.send(OutgoingMessage(raw, method, None, protocol_version, {"Mcp-Method": method}, call))
 
     async def send_response(self, call: int | None, message: JsonObject, *, protocol_version: str | None) -> None:
         """Answer a legacy server->client request."""
         raw = dumps(message)
-        self._outgoing[raw] = call
-        await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}))
+        await self.transport.send(OutgoingMessage(raw, None, None, protocol_version, {}, call))
 
     def waiting(self) -> list[tuple[RequestId, Pending]]:
         """The requests sent and not answered yet, oldest first: each one's id, call and method."""
@@ -260,7 +256,7 @@ class Connection:
             if sent is not None and (sent[2] is event.raw or sent[2] == event.raw):
                 call, ours, _ = sent
             else:
-                call, ours = self._outgoing.pop(event.raw, None), None
+                call, ours = event.owner, None
             # raw is exactly dumps(ours): record the object (parsed here, after the write, off the path to the wire)
             parsed = WireParse(event.raw, "request", ours) if ours is not None else None
             http = http_info(event.http) if event.http is not None else None

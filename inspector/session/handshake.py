@@ -15,12 +15,12 @@ from inspector.protocol.envelope import DEFAULT_CAPABILITIES, LATEST_LEGACY, LAT
 from inspector.protocol.headers import protocol_headers
 from inspector.protocol.hinted import HintedError
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import records
 from inspector.session.connection import Connection
 from inspector.session.era import UNSUPPORTED_PROTOCOL_VERSION, EraError, Verdict, detect_era
 from inspector.session.errors import RequestFailed, RpcError
 from inspector.session.ledger import CallLedger
 from inspector.session.legacy import ServerRequestAnswerer, accepted_version, initialize_params
+from inspector.timeline import records
 
 EraMode = Literal["auto", "modern", "legacy"]
 PROBE_TIMEOUT_S = 10.0
@@ -172,7 +172,5 @@ class Handshake:
         connection.on_server_request = answerer
         log.write(records.era(log.now(), "legacy", version, why))
         await connection.send_notification(call, "notifications/initialized", None, protocol_version=version)
-        opener = getattr(connection.transport, "open_server_stream", None)
-        if opener is not None:
-            await opener()
+        await connection.transport.open_server_stream()
         return Negotiated(legacy=True, version=version, server_requests=answerer)

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from inspector.answers.base import AnswerSource, ask
+from inspector.answers.source import AnswerSource, ask
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import findings as lint
-from inspector.session import records
 from inspector.session.errors import RequestFailed
 from inspector.session.heap import HeapPolicy
-from inspector.session.outcome import Outcome
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline import CallStatus, Finding
+from inspector.timeline import findings as lint
+from inspector.timeline import records
+from inspector.timeline.model import CallStatus, Finding
+from inspector.timeline.outcome import Outcome
 
 Settle = Callable[[int, str, Awaitable[Outcome]], Awaitable[Outcome]]
 """Runs a call's work to its outcome, ending the call as a failure says when the work fails: a JSON-RPC error (with

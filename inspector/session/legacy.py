@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
 from inspector.answers.roots import no_roots_given
+from inspector.answers.source import AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
 from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
-from inspector.session import findings as lint
-from inspector.session import records
 from inspector.session.connection import Connection
-from inspector.session.timeline import Call
+from inspector.timeline import findings as lint
+from inspector.timeline import records
+from inspector.timeline.model import Call
 
 USER_REJECTED = -1  # what the official SDKs send when the user declines a sampling request
 

@@ -6,11 +6,11 @@ from inspector.protocol.caching import CacheHints
 from inspector.protocol.headers import x_mcp_header_problems
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
-from inspector.session import findings as lint
 from inspector.session.calls import CallServices
-from inspector.session.mrtr import is_input_required
-from inspector.session.outcome import Outcome
+from inspector.session.mrtr_driver import is_input_required
 from inspector.session.result_cache import Served
+from inspector.timeline import findings as lint
+from inspector.timeline.outcome import Outcome
 
 
 class CatalogLister:

@@ -12,7 +12,7 @@ from typing import IO
 
 from inspector.paths import open_private
 from inspector.protocol.wire_text import recording_line
-from inspector.session.records import Record
+from inspector.timeline.records import Record
 
 
 class Recorder:

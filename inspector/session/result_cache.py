@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Final
 from inspector.protocol.caching import CACHEABLE_METHODS, PUBLIC, READ, CacheHints, cache_key, stale_after
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LIST_METHODS
+from inspector.timeline.build.cache_checks import sent_params
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call, Round
+    from inspector.timeline.model import Call, Round
 
 Authorization = tuple[object, int]
 """Who a private result belongs to: the session that got it (an identity object of its own) and how many tokens
@@ -180,10 +181,3 @@ def answered_alone(round_: Round) -> bool:
     """Whether a round's result answers its request alone, so a client may cache it: our own request, which asked
     the client nothing and carried no answers and no requestState (an MRTR retry's result MUST NOT be cached)."""
     return round_.kind == "request" and not round_.input_requests and not MRTR_PARAMS & sent_params(round_).keys()
-
-
-def sent_params(round_: Round) -> JsonObject:
-    """The params a round's request carried, without ``_meta``."""
-    message = round_.request.message
-    params = message.get("params") if message is not None else None
-    return {k: v for k, v in params.items() if k != "_meta"} if isinstance(params, dict) else {}

@@ -65,7 +65,7 @@ class RequestSender:
         timeout (2025's ``tasks/result`` answers when the task has ended, however long that takes)."""
         transport = self.connection.transport
         for attempt in range(2):
-            if self.negotiated.legacy and getattr(transport, "session_expired", False):
+            if self.negotiated.legacy and transport.session_expired:
                 # The GET stream (or an earlier request) learned that the server dropped our session: a request
                 # sent now would carry no session id and be refused, so start the new session first.
                 self.negotiated = await self._reinitialize()

@@ -13,13 +13,12 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, Final, Literal
 
-from inspector.answers.base import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
+from inspector.answers.source import AnswerRefused, AnswerSource, CallCancelled, NoAnswer
 from inspector.protocol.caching import READ
 from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_capabilities, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
-from inspector.session import findings as lint
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed, RpcError, cancel_reason, explain, raised_when_awaited
@@ -27,24 +26,25 @@ from inspector.session.handshake import PROBE_TIMEOUT_S, ConnectError, EraMode, 
 from inspector.session.heap import HeapPolicy
 from inspector.session.ledger import CallLedger
 from inspector.session.listing import CatalogLister, forbidden_input_required
-from inspector.session.mrtr import (
+from inspector.session.mrtr_driver import (
     DEFAULT_MAX_ROUNDS,
     MalformedInputRequired,
     RoundCapReached,
     drive_input_required,
     is_input_required,
 )
-from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.result_cache import Authorization, ResultCache, Served
 from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
 from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, asked_shape, created_shape, with_task_request
+from inspector.session.task_driver import TASK_TIMEOUT_S
 from inspector.session.task_store import TaskStore
-from inspector.session.tasks import TASK_TIMEOUT_S
-from inspector.session.timeline import Call, CallStatus, EraDecision, Timeline
-from inspector.session.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
+from inspector.timeline import findings as lint
+from inspector.timeline.model import Call, CallStatus, EraDecision, Timeline
+from inspector.timeline.outcome import Outcome
+from inspector.timeline.url_elicitation import URL_ELICITATION_REQUIRED, elicitation_key, url_elicitations
 from inspector.transport.base import Transport
 
 Started = Callable[[int], object]
@@ -57,6 +57,11 @@ REPLY_GRACE_S: Final = 1.0
 server sent before it read the cancel: that reply may name a task, which only ``tasks/cancel`` stops. A server that
 read the cancel sends no reply at all, so the wait always ends; a reply already written to the pipe comes within
 a few turns of the loop, even a loaded one (a repaint holds it for 100-150 ms at most)."""
+
+
+CALL_FAILURES: Final = (RpcError, RequestFailed, MalformedInputRequired, NoAnswer, CallCancelled, RoundCapReached)
+"""What a call's work may raise that ends the call with an outcome (``InspectorSession.ended_by``); anything else
+is a bug and propagates."""
 
 
 class InspectorSession:
@@ -214,16 +219,42 @@ class InspectorSession:
         return self._sender.send(call, method, params, capabilities, unbounded=unbounded)
 
     async def settle(self, call: int, method: str, work: Awaitable[Outcome]) -> Outcome:
-        """``work``'s outcome; when it fails, the call ended as the failure says (see ``ledger.Settle``)."""
+        """``work``'s outcome; when it fails, the call ended as the failure says (``ended_by``)."""
         try:
             return await work
-        except RpcError as error:
-            return self._rpc_failed(call, method, error, None)
-        except RequestFailed as failure:
-            return self.ledger.failed(call, failure)
         except asyncio.CancelledError as cancelled:
             self.ledger.interrupted(call, cancel_reason(cancelled))
             raise
+        except CALL_FAILURES as failure:
+            return self.ended_by(call, method, failure, None)
+
+    def ended_by(self, call: int, method: str, failure: Exception, capabilities: JsonObject | None) -> Outcome:
+        """The one failure ladder: how a call ended, for every failure a call's work can raise (``CALL_FAILURES``).
+        Both ``request`` and ``settle`` (the list, task, subscription and resend paths) end calls through it, so a
+        failure reads the same whichever path met it."""
+        ledger = self.ledger
+        if isinstance(failure, RpcError):
+            return self._rpc_failed(call, method, failure, capabilities)
+        if isinstance(failure, RequestFailed):
+            return ledger.failed(call, failure)
+        if isinstance(failure, MalformedInputRequired):
+            detail = f"{method} returned a malformed InputRequiredResult: {failure}; it was not retried"
+            return ledger.end(call, "failed", detail, result=failure.result)
+        if isinstance(failure, NoAnswer):
+            code = "answer-refused" if isinstance(failure, AnswerRefused) else "no-answer"
+            ledger.finding(lint.make(code, failure.reason, call=call))
+            return ledger.end(call, "no-answer", failure.reason, hint=lint.CATALOG["no-answer"][1])
+        if isinstance(failure, CallCancelled):
+            return ledger.end(call, "cancelled", "the user cancelled the call")
+        if isinstance(failure, RoundCapReached):
+            ledger.finding(lint.make("round-cap", f"still input_required after {failure.rounds} rounds", call=call))
+            return ledger.end(
+                call,
+                "round-cap",
+                f"stopped after {failure.rounds} rounds; raise --max-rounds if the server needs more",
+                result=failure.last,
+            )
+        raise failure
 
     def _rpc_failed(self, call: int, method: str, error: RpcError, capabilities: JsonObject | None) -> Outcome:
         # (a legacy server that turns our refusal of its request into an error for the call: the call ended because
@@ -396,30 +427,11 @@ class InspectorSession:
                     self._held_back.discard(call)  # (its tasks/cancel, and the polls that show its end, must leave)
                 named = tool if isinstance(tool, str) else None
                 return await tasks.follow(call, result, shape, capabilities, tool=named)
-        except RpcError as error:
-            return self._rpc_failed(call, method, error, capabilities)
-        except RequestFailed as failure:
-            return ledger.failed(call, failure)
-        except MalformedInputRequired as bad:
-            detail = f"{method} returned a malformed InputRequiredResult: {bad}; it was not retried"
-            return ledger.end(call, "failed", detail, result=bad.result)
-        except NoAnswer as missing:
-            code = "answer-refused" if isinstance(missing, AnswerRefused) else "no-answer"
-            ledger.finding(lint.make(code, missing.reason, call=call))
-            return ledger.end(call, "no-answer", missing.reason, hint=lint.CATALOG["no-answer"][1])
-        except CallCancelled:
-            return ledger.end(call, "cancelled", "the user cancelled the call")
         except asyncio.CancelledError as cancelled:
             ledger.interrupted(call, cancel_reason(cancelled))
             raise
-        except RoundCapReached as cap:
-            ledger.finding(lint.make("round-cap", f"still input_required after {cap.rounds} rounds", call=call))
-            return ledger.end(
-                call,
-                "round-cap",
-                f"stopped after {cap.rounds} rounds; raise --max-rounds if the server needs more",
-                result=cap.last,
-            )
+        except CALL_FAILURES as failure:
+            return self.ended_by(call, method, failure, capabilities)
         finally:
             self._held_back.discard(call)
             cancelled_early = tasks.cancel_asked(call)

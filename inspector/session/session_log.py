@@ -20,11 +20,11 @@ from collections.abc import Callable
 
 from inspector.protocol.jsonrpc import WireParse, classify
 from inspector.protocol.redact import Redactor
-from inspector.session import records
-from inspector.session.build_state import LetGo
-from inspector.session.builder import TimelineBuilder
 from inspector.session.recorder import Recorder
-from inspector.session.timeline import Call, Timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.build.state import LetGo
+from inspector.timeline.model import Call, Timeline
 
 _Queued = tuple[records.Record, WireParse | None] | Callable[[], None]
 

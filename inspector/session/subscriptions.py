@@ -14,11 +14,11 @@ from typing import Final
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, SUBSCRIBE, UNSUBSCRIBE
-from inspector.session import findings as lint
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
-from inspector.session.outcome import Outcome
+from inspector.timeline import findings as lint
+from inspector.timeline.outcome import Outcome
 
 END_WAIT_S: Final = 2.0
 """How long a closing session waits for its open subscriptions to be ended by the client before it closes anyway."""

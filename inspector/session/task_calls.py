@@ -12,15 +12,15 @@ import dataclasses
 from collections.abc import Callable
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import findings as lint
-from inspector.session.build_state import RELATED_TASK
 from inspector.session.calls import CallServices
 from inspector.session.eager import start_now
-from inspector.session.outcome import Outcome
-from inspector.session.task_span import TaskShape
+from inspector.session.task_driver import AFTER_CANCEL_S, TASK_TIMEOUT_S, TaskEnd, drive_task, task_of
 from inspector.session.task_store import TaskStore
-from inspector.session.tasks import AFTER_CANCEL_S, TASK_TIMEOUT_S, TaskEnd, drive_task, task_of
-from inspector.session.timeline import CallStatus
+from inspector.timeline import findings as lint
+from inspector.timeline.build.state import RELATED_TASK
+from inspector.timeline.model import CallStatus
+from inspector.timeline.outcome import Outcome
+from inspector.timeline.task_span import TaskShape
 
 
 def _retrieved(future: asyncio.Future[JsonObject]) -> None:

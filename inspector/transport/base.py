@@ -63,6 +63,9 @@ class OutgoingMessage:
     """Goes into ``MCP-Protocol-Version`` on HTTP (equal to the ``_meta`` version, or the negotiated legacy one)."""
     headers: dict[str, str] = field(default_factory=dict)
     """Protocol headers computed by the session (``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); already encoded."""
+    owner: int | None = None
+    """The sender's own mark (the session's call number), given back unchanged on ``Sent``: a notification or a
+    response has no id, and the sender must never have to find its own message again by its text."""
 
 
 @message_value
@@ -73,6 +76,8 @@ class Sent:
     at: float
     request_id: RequestKey | None = None
     http: HttpExchange | None = None
+    owner: int | None = None
+    """``OutgoingMessage.owner``, as given."""
 
 
 @message_value
@@ -177,6 +182,17 @@ class Transport(Protocol):
         """Shut down within a bounded time (stdio: close stdin, wait, terminate, kill; HTTP: DELETE the session)."""
         ...
 
+    # The legacy (``initialize``) era's HTTP duties. Every transport answers them, so the engine asks through this
+    # type: stdio and memory have no session to lose and no stream to open (False, and nothing to do).
+    @property
+    def session_expired(self) -> bool:
+        """The server dropped our legacy session (HTTP 404 on its id): the next request must initialize again."""
+        ...
+
+    async def open_server_stream(self) -> None:
+        """Open the standalone server->client stream when the server offers one (HTTP GET SSE)."""
+        ...
+
 
 class TransportStartError(HintedError):
     """The server could not be started or reached at all; ``hint`` says what to try."""
@@ -184,11 +200,3 @@ class TransportStartError(HintedError):
     def __init__(self, message: str, hint: str, stderr: list[str] | None = None) -> None:
         super().__init__(message, hint)
         self.stderr = stderr or []
-
-
-class LegacySessionTransport(Protocol):
-    """Extra duties of a transport in the legacy (``initialize``) era; stdio has none of them."""
-
-    async def open_server_stream(self) -> None:
-        """Open the standalone server->client stream when the server offers one (HTTP GET SSE)."""
-        ...

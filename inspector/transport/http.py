@@ -185,7 +185,15 @@ class StreamableHttpTransport:
             nonlocal sent
             if not sent:
                 sent = True
-                channel.emit(Sent(raw=message.raw, at=channel.clock(), request_id=message.request_id, http=exchange))
+                channel.emit(
+                    Sent(
+                        raw=message.raw,
+                        at=channel.clock(),
+                        request_id=message.request_id,
+                        http=exchange,
+                        owner=message.owner,
+                    )
+                )
             _settle(written)
 
         async def trace(name: str, info: dict[str, Any]) -> None:

@@ -221,8 +221,16 @@ class MemoryTransport:
             )
             return
         # Sent first: the peer cannot answer a line it has not been given yet.
-        self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id))
+        self._emit(Sent(raw=message.raw, at=self._clock(), request_id=message.request_id, owner=message.owner))
         streams.stdin.feed(message.raw)
+
+    @property
+    def session_expired(self) -> bool:
+        """Never: a process has no legacy HTTP session to lose."""
+        return False
+
+    async def open_server_stream(self) -> None:
+        """Nothing to open: every server message already comes on stdout."""
 
     async def cancel(self, request_id: RequestKey) -> bool:
         """No transport-level cancel (as on stdio): the session sends ``notifications/cancelled``."""

@@ -235,7 +235,9 @@ class StdioTransport:
             # Another line left in this same turn of the loop: this one goes with the rest of the turn's, in one
             # write at its end, which wakes the server once for all of them (see ``_held``).
             self._held.append((data, message.request_id))
-            self._emit(Sent(message.raw, self._clock(), message.request_id))  # (positional: see protocol.values)
+            self._emit(
+                Sent(message.raw, self._clock(), message.request_id, None, message.owner)
+            )  # (positional: values)
             return
         pipe = pipes[1]
         try:
@@ -246,7 +248,7 @@ class StdioTransport:
         self._held = []
         asyncio.get_running_loop().call_soon(self._write_held)
         # Emitted before draining: a fast server may answer while we drain, and Sent must come first.
-        self._emit(Sent(message.raw, self._clock(), message.request_id))  # (positional: see protocol.values)
+        self._emit(Sent(message.raw, self._clock(), message.request_id, None, message.owner))  # (positional: fast)
         if not pipe.get_write_buffer_size() and not pipe.is_closing():
             return  # the pipe took it all: drain() would return at once (it waits only on a full or closing pipe)
         stdin = self._process.stdin if self._process is not None else None
@@ -280,6 +282,14 @@ class StdioTransport:
         except (BrokenPipeError, ConnectionResetError, RuntimeError):
             for _, request_id in held:
                 self._fault_exited(request_id, "the server process closed its stdin; the message was not sent")
+
+    @property
+    def session_expired(self) -> bool:
+        """Never: a process has no legacy HTTP session to lose."""
+        return False
+
+    async def open_server_stream(self) -> None:
+        """Nothing to open: every server message already comes on stdout."""
 
     async def cancel(self, request_id: RequestKey) -> bool:
         """stdio has no transport-level cancel: the session sends ``notifications/cancelled``."""

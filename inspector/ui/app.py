@@ -23,22 +23,24 @@ from textual.widgets import Input, TextArea
 from inspector.answers.roots import Root, root_from_path
 from inspector.targets import known as known_targets
 from inspector.ui.app_settings import AppSettings
-from inspector.ui.interactive_answers import InteractiveAnswers
+from inspector.ui.interactive_answers import InteractiveAnswers, questions_left
 from inspector.ui.key_hold import KeyHold, Settling
 from inspector.ui.keys import Key, bindings, gather_keys, typing, wants_tab
+from inspector.ui.lab.lab_screen import LabScreen
+from inspector.ui.main.live_session import LiveSession
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.modals.dialog import open_dialog
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen
-from inspector.ui.screens.live_session import LiveSession
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.themes import DEFAULT_THEME, default_variables, load_themes, shipped_themes_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
-    from inspector.answers.base import AnswerSource
+    from inspector.answers.source import AnswerSource
     from inspector.replay.loader import Loaded
     from inspector.targets.target import Target
+    from inspector.timeline.model import Timeline
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
 
@@ -81,7 +83,11 @@ class InspectorApp(App[None]):
         roots = self.settings.roots
         self.roots: list[Root] = [root_from_path(path) for path in (roots if roots is not None else [Path.cwd()])]
         """The roots offered for roots/list (the roots modal may edit them)."""
-        self.answers: AnswerSource = answers if answers is not None else self.interactive_answers()
+        self.answers: AnswerSource | None = answers
+        """The one source every session answers with, when one was given (tests, the screenshots); None: each session
+        gets the person's own, knowing its server and its timeline (``answers_for``)."""
+        self._live: list[LiveSession] = []
+        """The live sessions this app opened: quitting closes them."""
         self.theme_problems: list[str] = []
         """Theme files that were skipped (reported once, at mount)."""
         self.theme_names: list[str] = self._register_themes()
@@ -100,34 +106,25 @@ class InspectorApp(App[None]):
         """Every dialog the keys were held for has the focus: hand the kept keys on."""
 
     # ------------------------------------------------------------------------------------------------ setup
-    def interactive_answers(self) -> AnswerSource:
-        """The answers a person gives in this app's dialogs (the default source; tests that want the dialogs use it)."""
+    def answers_for(self, target: Target | None, timeline: Callable[[], Timeline | None]) -> AnswerSource:
+        """What one session answers with: the source the app was given, else the person's (``interactive_answers``)."""
+        return self.answers if self.answers is not None else self.interactive_answers(target, timeline)
+
+    def interactive_answers(
+        self, target: Target | None = None, timeline: Callable[[], Timeline | None] = lambda: None
+    ) -> InteractiveAnswers:
+        """The answers a person gives in this app's dialogs, for a session on ``target`` whose timeline is
+        ``timeline()``: URL-mode elicitation warns about a domain unlike the target's, and a dialog says how many
+        questions of its round are left."""
+        host = urlparse(target.url).hostname if target is not None and target.url else None
         # The roots callable returns the app's own list, so what the roots modal edits is what later calls use.
         return InteractiveAnswers(
             self,
             lambda: self.roots,
             lambda: self.settings.stub_sampling,
-            server_host=self.server_host,
-            questions_left=self.questions_left,
+            server_host=host,
+            questions_left=lambda: questions_left(timeline()),
         )
-
-    def questions_left(self) -> int:
-        """How many input requests of the round being answered have no answer yet (0: none is being answered)."""
-        for screen in reversed(self.screen_stack):
-            if not isinstance(screen, MainScreen):
-                continue
-            for call in reversed(screen.timeline.calls[-8:]):
-                last = call.rounds[-1] if call.in_flight and call.rounds else None
-                if last is not None and last.kind == "request" and last.input_requests:
-                    return len(last.input_requests) - len(last.answers)
-        return 0
-
-    def server_host(self) -> str | None:
-        """The host of the HTTP server in use (URL-mode elicitation warns about a different domain), else None."""
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, MainScreen) and screen.target.url:
-                return urlparse(screen.target.url).hostname
-        return None
 
     def _register_themes(self) -> list[str]:
         loaded = load_themes(shipped_themes_dir(), self.config_dir / "themes")
@@ -144,7 +141,7 @@ class InspectorApp(App[None]):
         for problem in self.theme_problems:
             self.notify(problem, title="theme", severity="warning", timeout=8)
         if self.replay is not None:
-            self.push_screen(MainScreen(self.replay, self.answers))
+            self.push_screen(self._recorded(self.replay))
         elif self.target is not None:
             # Escape on it opens the connect screen, as after a server chosen there ("escape to choose another
             # server", the failure panel says): the server named on the command line is one of the recent ones.
@@ -153,8 +150,26 @@ class InspectorApp(App[None]):
             self._choose_target()
 
     def _main(self, target: Target) -> MainScreen:
-        live = LiveSession(target, self.session_factory, self.answers, self.preset_session, config_dir=self.config_dir)
-        return MainScreen(live, self.answers, recording=self.settings.record_path_text, can_go_back=True)
+        live: LiveSession | None = None
+        answers = self.answers_for(target, lambda: live.session.timeline if live and live.session else None)
+        live = LiveSession(target, self.session_factory, answers, self.preset_session, config_dir=self.config_dir)
+        self._live.append(live)
+        settings = self.settings
+        recording = settings.record_path_text
+        return MainScreen(
+            live, answers, recording=recording, can_go_back=True, login=settings.login, lab=settings.lab_factory
+        )
+
+    def _recorded(self, recording: Recording, *, can_go_back: bool = False) -> MainScreen:
+        answers = self.answers_for(recording.target(), lambda: None)
+        return MainScreen(recording, answers, can_go_back=can_go_back, login=self.settings.login)
+
+    async def on_lab_screen_open_recording(self, message: LabScreen.OpenRecording) -> None:
+        """A lab run's recording, read-only over the Lab screen, at the call the person was on."""
+        screen = self._recorded(message.recording, can_go_back=True)
+        await self.push_screen(screen)
+        if message.call is not None:
+            screen.timeline_view.select_call(message.call, 1)
 
     def _choose_target(self) -> None:
         def chosen(target: Target | None) -> None:
@@ -234,9 +249,8 @@ class InspectorApp(App[None]):
         self.notify(f"theme: {self.theme}", timeout=2)
 
     async def action_quit(self) -> None:
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                await screen.close_session()
+        for live in self._live:
+            await live.close()
         self.exit()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

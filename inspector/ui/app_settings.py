@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from inspector.ui.lab_port import LabFactory
-    from inspector.ui.screen_login import ScreenLogin
+    from inspector.ui.login.tui_login import ScreenLogin
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from inspector.answers.base import ANSWER_CLOCK, YOU, Answer, CallCancelled, NoAnswer, describe_request
 from inspector.answers.roots import SOURCE as ROOTS_SOURCE
 from inspector.answers.roots import ConfiguredRoots, Root
+from inspector.answers.source import ANSWER_CLOCK, YOU, Answer, CallCancelled, NoAnswer, describe_request
 from inspector.answers.stub_model import SOURCE as STUB_SOURCE
 from inspector.answers.stub_model import StubModel
 from inspector.protocol.methods import ELICITATION, ROOTS, SAMPLING
@@ -30,10 +30,11 @@ from inspector.ui.modals.url_check import open_in_browser
 if TYPE_CHECKING:
     from textual.app import App
 
-    from inspector.answers.base import InputRequest, InputResponse
+    from inspector.answers.source import InputRequest, InputResponse
+    from inspector.timeline.model import Timeline
     from inspector.ui.key_hold import Hold
-    from inspector.ui.modals.base import AnswerModal, AskedFor
-    from inspector.ui.modals.roots import RootsReply
+    from inspector.ui.modals.answer_dialog import AnswerModal, AskedFor
+    from inspector.ui.modals.roots_editor import RootsReply
     from inspector.ui.modals.sampling import SamplingReply
     from inspector.ui.modals.url_consent import Opener
 
@@ -119,7 +120,7 @@ class InteractiveAnswers:
         params: dict[str, Any] = raw if isinstance(raw, dict) else {}
         # The modals (and the validators behind them) are imported when the first one opens, not at startup:
         # the TUI's first paint should not wait for forms nobody asked for yet.
-        from inspector.ui.modals.base import AskedFor
+        from inspector.ui.modals.answer_dialog import AskedFor
         from inspector.ui.modals.elicitation import ElicitationModal
         from inspector.ui.modals.url_consent import UrlConsentModal
 
@@ -158,7 +159,7 @@ class InteractiveAnswers:
         if not self.ask_roots:
             return Answer(_roots_result(self.current_roots()), ROOTS_SOURCE)
         from inspector.answers.validation import validate_roots_answer
-        from inspector.ui.modals.roots import RootsModal
+        from inspector.ui.modals.roots_editor import RootsModal
 
         reply: RootsReply = await self._ask(RootsModal(self.current_roots(), asked), asked.key, request)
         self._keep_roots(reply.roots)
@@ -206,3 +207,14 @@ class InteractiveAnswers:
 def _roots_result(roots: list[Root]) -> InputResponse:
     """The ListRootsResult for ``roots``: fresh dicts, so later edits never change what was sent."""
     return {"roots": [dict(root) for root in roots]}
+
+
+def questions_left(timeline: Timeline | None) -> int:
+    """How many input requests of the round being answered have no answer yet (0: none is being answered)."""
+    if timeline is None:
+        return 0
+    for call in reversed(timeline.calls[-8:]):
+        last = call.rounds[-1] if call.in_flight and call.rounds else None
+        if last is not None and last.kind == "request" and last.input_requests:
+            return len(last.input_requests) - len(last.answers)
+    return 0

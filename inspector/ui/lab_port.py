@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
-from inspector.lab.calls import LabCall
+from inspector.lab.lab_calls import LabCall
 
 if TYPE_CHECKING:
-    from inspector.answers.base import AnswerSource
-    from inspector.lab.events import LabListener
-    from inspector.lab.report import LabReport
+    from inspector.answers.source import AnswerSource
+    from inspector.lab.lab_events import LabListener
+    from inspector.lab.lab_report import LabReport
     from inspector.targets.target import Target
 
 CHECK_NAMES: Final = ("stateless", "tamper", "eras")

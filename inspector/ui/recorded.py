@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Final
 from inspector.protocol.methods import LIST_METHODS
 from inspector.replay.loader import Loaded, Problem, build_loaded
 from inspector.replay.steps import steps
-from inspector.session.builder import TimelineBuilder
-from inspector.session.records import Record, raw_text
-from inspector.session.timeline import ConsoleLine, Timeline
 from inspector.targets.target import Target
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.model import ConsoleLine, Timeline
+from inspector.timeline.records import Record, raw_text
 
 if TYPE_CHECKING:
     from inspector.protocol.methods import CatalogKind

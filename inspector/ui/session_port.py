@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import asyncio
 
-    from inspector.answers.base import AnswerSource
+    from inspector.answers.source import AnswerSource
     from inspector.protocol.jsonrpc import JsonObject
     from inspector.protocol.methods import CatalogKind
-    from inspector.session.outcome import Outcome
-    from inspector.session.timeline import EraDecision, Timeline
     from inspector.targets.target import Target
+    from inspector.timeline.model import EraDecision, Timeline
+    from inspector.timeline.outcome import Outcome
 
 
 class SessionPort(Protocol):

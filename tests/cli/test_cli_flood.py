@@ -23,8 +23,8 @@ import pytest
 from cli_support import ENTRY, bad_server_spec
 from printed_text import says
 
-from inspector.session.kept_findings import KEPT_PER_CODE
-from inspector.session.recent_events import KEPT_EVENTS
+from inspector.timeline.kept_findings import KEPT_PER_CODE
+from inspector.timeline.recent_events import KEPT_EVENTS
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(240)]  # (external: these tests start processes)
 

@@ -11,7 +11,7 @@ import termios
 
 import pytest
 
-from inspector.cli.login import read_line
+from inspector.cli.terminal_login import read_line
 
 
 def echoing(fd: int) -> bool:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from cli_support import ENTRY, bad_server_spec, run_cli
 
-from inspector.session.builder import build_timeline
-from inspector.session.records import raw_text
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.records import raw_text
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 

@@ -11,7 +11,7 @@ import pytest
 from cli_support import invoke
 
 import inspector.cli.tui as tui
-from inspector.session import records
+from inspector.timeline import records
 
 
 @pytest.fixture

@@ -1,13 +1,14 @@
 """The files that hold what a session was about are readable by their user only, whoever made their folder first:
 a ``--record`` path in folders that do not exist yet (``writable_recording`` makes them before the recorder opens the
 file: they were made 0755 and the file 0644 until the recorder came), and the recent targets (a command line or a
-URL may carry a token)."""
+URL may carry a token), and a JUnit report (its failures quote the server)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from inspector.cli.options import writable_recording
+from inspector.junit import save_junit
 from inspector.targets.known import RECENT_FILE, load_recent, remember
 from inspector.targets.target import Target
 
@@ -37,3 +38,16 @@ def test_the_recent_targets_are_the_users_only(tmp_path: Path) -> None:
     remember(folder, target)
     assert mode(folder / RECENT_FILE) == 0o600 and mode(folder) == 0o700
     assert [t.command for t in load_recent(folder)] == [target.command]
+
+
+def test_a_junit_file_is_the_users_only_as_a_recording_is(tmp_path: Path) -> None:
+    """A JUnit report quotes what a server answered (a failure's diff): like a recording, 0600 in new 0700 folders,
+    and an older report it replaces is made private too."""
+    tmp_path.chmod(0o755)
+    path = tmp_path / "results" / "lab.xml"
+    save_junit(path, "<testsuites/>")
+    assert path.read_text(encoding="utf-8") == "<testsuites/>"
+    assert mode(path) == 0o600 and mode(tmp_path / "results") == 0o700
+    path.chmod(0o644)
+    save_junit(path, "<testsuites tests='1'/>")
+    assert path.read_text(encoding="utf-8") == "<testsuites tests='1'/>" and mode(path) == 0o600

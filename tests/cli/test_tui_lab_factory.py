@@ -9,12 +9,12 @@ import pytest
 
 from inspector.answers.build import build_answer_source
 from inspector.cli.lab_commands import CliTargets
-from inspector.cli.options import LoginChoices
+from inspector.cli.login_choices import LoginChoices
 from inspector.cli.tui_lab import TuiLabFactory
-from inspector.lab.calls import tool_call
+from inspector.lab.lab_calls import tool_call
 from inspector.targets.target import Target
 from inspector.ui.lab_port import LabAsk, LabChoice
-from inspector.ui.screen_login import ScreenLogin
+from inspector.ui.login.tui_login import ScreenLogin
 
 A = "http://127.0.0.1:9/mcp"
 B = "http://127.0.0.1:10/mcp"

@@ -24,12 +24,11 @@ from demo_support import demo_http_server
 from inspector.answers.build import build_answer_source
 from inspector.cli.demo_flows import example_answers_path
 from inspector.demo.task_model import SCALE_ENV
-from inspector.session import records
-from inspector.session.builder import build_timeline
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Call, Timeline
-from inspector.session.timeline_events import RoundUpdated, TimelineEvent
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.model import Call, RoundUpdated, Timeline, TimelineEvent
 from inspector.transport.http import StreamableHttpTransport
 from inspector.transport.stdio import StdioTransport
 
@@ -39,8 +38,8 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
     from pathlib import Path
 
-    from inspector.answers.base import AnswerSource
-    from inspector.session.outcome import Outcome
+    from inspector.answers.source import AnswerSource
+    from inspector.timeline.outcome import Outcome
 
 TASK_ENV: Final = {SCALE_ENV: "0.5"}
 DEMO: Final = [sys.executable, "-m", "inspector.demo"]

@@ -9,7 +9,7 @@ import pytest
 from mcp_types._v2026_07_28 import PrimitiveSchemaDefinition  # the SDK's own per-version schema models
 from pydantic import TypeAdapter
 
-from inspector.demo.mrtr import encode_state
+from inspector.demo.era_vocabulary import encode_state
 from inspector.demo.schemas import MEETING_SCHEMA, RESOLUTION_SCHEMA, RESOLUTIONS
 from inspector.demo.server import build_server, run_http
 

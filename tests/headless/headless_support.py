@@ -6,10 +6,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from inspector.headless.render import print_timeline
-from inspector.session.builder import build_timeline
-from inspector.session.capture_import import records_from_capture
-from inspector.session.timeline import Timeline
+from inspector.headless.printed_timeline import print_timeline
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.capture_import import records_from_capture
+from inspector.timeline.model import Timeline
 
 CAPTURES = Path(__file__).resolve().parents[2].parent / "shared" / "captures"
 if not CAPTURES.is_dir():  # a worktree sits one folder deeper than the checkout shared/ is beside

@@ -12,8 +12,8 @@ from tests_hostile import HOSTILE
 
 from inspector.cli.run import say_error
 from inspector.protocol.sanitize import has_hidden
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 
 
 def _visible(text: str) -> bool:

@@ -6,8 +6,8 @@ import json
 
 from headless_support import capture_timeline
 
-from inspector.headless.document import call_json, outcome_document
-from inspector.session.outcome import Outcome
+from inspector.headless.json_document import call_json, outcome_document
+from inspector.timeline.outcome import Outcome
 
 
 def test_a_call_document_lists_each_round_with_its_state_facts_and_answers() -> None:

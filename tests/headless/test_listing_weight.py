@@ -9,10 +9,10 @@ from typing import Any
 
 from rich.console import Console
 
-from inspector.headless.listing import listing_table, weight_json
-from inspector.headless.render import print_timeline
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.headless.list_table import listing_table, weight_json
+from inspector.headless.printed_timeline import print_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 
 TOOLS: dict[str, Any] = {
     "tools": [

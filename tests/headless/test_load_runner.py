@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from inspector.headless.load_runner import Latencies, LoadReport, Unanswered, run_load
-from inspector.session.outcome import Outcome
+from inspector.timeline.outcome import Outcome
 
 
 async def test_every_worker_calls_until_the_deadline_and_failures_are_counted() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from headless_support import capture_timeline, printed
 
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 
 
 def test_an_mrtr_call_prints_its_rounds_answers_and_the_echo_verdict() -> None:

@@ -12,8 +12,8 @@ import pytest
 from headless_support import printed
 from time_support import legacy_weather, logged_in, modern_weather, stub_after_dialog
 
-from inspector.headless.document import call_json, outcome_document
-from inspector.session.outcome import Outcome
+from inspector.headless.json_document import call_json, outcome_document
+from inspector.timeline.outcome import Outcome
 
 
 def test_the_printed_call_shows_the_servers_time_and_the_wait_apart() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.session.builder import build_timeline
-from inspector.session.capture_import import records_from_capture
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.capture_import import records_from_capture
 
 CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "captures"
 if not CAPTURES.is_dir():  # CI lays shared/ beside the clone; a developer checkout has it one level up

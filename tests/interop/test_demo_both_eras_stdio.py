@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from inspector.answers.base import Answer
 from inspector.answers.build import build_answer_source
+from inspector.answers.source import Answer
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
 from inspector.session.session import EraMode, InspectorSession
 from inspector.transport.stdio import StdioTransport

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 import http_bad_server as bad
 from http_interop_support import CliRun, cli_env, free_port, invoke_in_process, read_jsonl, start_many
 
-from inspector.session.builder import build_timeline
-from inspector.session.records import raw_text
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.records import raw_text
 
 pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
 
@@ -418,9 +418,9 @@ async def test_a_session_expired_into_a_sessionless_server_is_renewed_once() -> 
 async def _recorded_call(mode: str, tmp_path: Path) -> tuple[Any, Any, list[dict[str, Any]], Any]:
     """One ``tools/call echo`` against ``mode``, recorded; (session, outcome, records, timeline replayed)."""
     from inspector.answers.policies import Policy
-    from inspector.session import records as recs
     from inspector.session.recorder import Recorder
     from inspector.session.session import InspectorSession
+    from inspector.timeline import records as recs
     from inspector.transport.http import StreamableHttpTransport
 
     path = tmp_path / f"{mode}.jsonl"

@@ -31,12 +31,12 @@ from inspector.answers.chain import AnswerChain
 from inspector.answers.policies import Policy
 from inspector.answers.scripted import parse_answers
 from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path, run_demo_flows
-from inspector.session import records
-from inspector.session.builder import build_timeline
-from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Call, Timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.model import Call, Timeline
+from inspector.timeline.outcome import Outcome
 from inspector.transport.http import StreamableHttpTransport
 
 pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from inspector.cli import app
 from inspector.cli.options import ConnectOptions
 from inspector.cli.wiring import login_config
-from inspector.session.token_store import open_store
 from inspector.targets.target import Target
+from inspector.transport.oauth.token_store import open_store
 
 URL = "http://127.0.0.1:9/mcp"
 """Nothing listens there: a usage error must stop the run before it is ever tried."""

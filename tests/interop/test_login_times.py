@@ -23,13 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from oauth_support import BrowserLogin, auth_config, demo_running, file_store
 
 from inspector.answers.build import build_answer_source
-from inspector.headless.document import call_json
-from inspector.headless.render import print_timeline
+from inspector.headless.json_document import call_json
+from inspector.headless.printed_timeline import print_timeline
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
-from inspector.session.builder import build_timeline
 from inspector.session.recorder import Recorder
-from inspector.session.records import header
 from inspector.session.session import InspectorSession
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.records import header
 from inspector.transport.http import StreamableHttpTransport
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(120)]  # (external: these tests open sockets)

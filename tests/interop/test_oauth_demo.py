@@ -25,13 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 from oauth_support import BrowserLogin, PastingLogin, auth_config, demo_running, file_store, listening, session_for
 from session_support import comparable
 
-from inspector.demo.auth import READ, WRITE, AuthDemo
-from inspector.headless.document import outcome_document
-from inspector.headless.render import print_timeline
+from inspector.demo.auth_server import READ, WRITE, AuthDemo
+from inspector.headless.json_document import outcome_document
+from inspector.headless.printed_timeline import print_timeline
 from inspector.replay.loader import load_recording
-from inspector.session.builder import build_timeline
 from inspector.session.session import ConnectError, InspectorSession
-from inspector.session.token_store import TokenStore
+from inspector.timeline.build.builder import build_timeline
+from inspector.transport.oauth.token_store import TokenStore
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(120)]  # (external: these tests open sockets)
 

@@ -15,7 +15,14 @@ from typing import Any, Final
 from mcp.server.mcpserver import MCPServer
 from mcp_types import InputRequiredResult
 
-from inspector.demo.mrtr import DemoContext, elicit_answer, form_request, input_required, is_modern, legacy_elicit
+from inspector.demo.era_vocabulary import (
+    DemoContext,
+    elicit_answer,
+    form_request,
+    input_required,
+    is_modern,
+    legacy_elicit,
+)
 
 MESSAGE: Final = "Who are you?"
 MODERN_SCHEMA: Final = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}

@@ -10,19 +10,19 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
+from inspector.answers.source import AnswerSource
 from inspector.cli.demo_flows import example_answers_path
 from inspector.cli.lab_commands import shared_task_folder
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
-from inspector.lab.calls import LabCall, tool_call
-from inspector.lab.lab import Lab
+from inspector.lab.lab_calls import LabCall, tool_call
+from inspector.lab.lab_report import LabReport, Row
+from inspector.lab.lab_run import Lab
 from inspector.lab.plan import CHECKS, LabOptions
-from inspector.lab.report import LabReport, Row
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
+from inspector.timeline import records
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport
 

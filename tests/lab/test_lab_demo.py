@@ -8,8 +8,8 @@ from lab_support import CALLS, WEATHER, WORK_ITEM, explain, rows, run_lab
 
 from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.task_model import SCALE_ENV
-from inspector.lab.calls import tool_call
-from inspector.lab.report import EXIT_FAIL, EXIT_PASS
+from inspector.lab.lab_calls import tool_call
+from inspector.lab.lab_report import EXIT_FAIL, EXIT_PASS
 
 TASK_TOOLS = [tool_call("deploy_release", {"version": "1.2"}), tool_call("nightly_build", {})]
 

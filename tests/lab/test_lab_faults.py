@@ -8,10 +8,10 @@ import pytest
 from lab_support import ADD, WORK_ITEM, InProcessTargets, demo_answers, explain, rows, run_lab
 
 from inspector.demo.flaw_names import STATE_KEY_ENV
-from inspector.lab.lab import Lab
+from inspector.lab.lab_report import EXIT_FAIL
+from inspector.lab.lab_run import Lab
 from inspector.lab.plan import LabOptions
-from inspector.lab.report import EXIT_FAIL
-from inspector.session.outcome import EXIT_CONNECT
+from inspector.timeline.outcome import EXIT_CONNECT
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport, PeerStreams
 

@@ -10,8 +10,8 @@ from lab_support import InProcessTargets, explain, read_jsonl, run_lab
 from rich.console import Console
 
 from inspector.demo.flaw_names import STATE_KEY_ENV
-from inspector.headless.document import call_json
-from inspector.headless.render import print_timeline
+from inspector.headless.json_document import call_json
+from inspector.headless.printed_timeline import print_timeline
 from inspector.lab.lab_session import EXPERIMENT
 from inspector.replay.loader import build_loaded, load_recording
 

@@ -14,14 +14,14 @@ from rich.console import Console
 from inspector.answers.build import build_answer_source
 from inspector.demo.flaw_names import STATE_KEY_ENV
 from inspector.demo.in_process import demo_peer, serve
-from inspector.lab.calls import tool_call
-from inspector.lab.lab import Lab
+from inspector.lab.lab_calls import tool_call
+from inspector.lab.lab_run import Lab
 from inspector.lab.plan import LabOptions, calls_from_recording
-from inspector.lab.render import MARK, print_report
+from inspector.lab.report_formats import MARK, print_report
 from inspector.replay.loader import build_loaded, load_recording
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import InspectorSession
+from inspector.timeline import records
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport
 

@@ -14,11 +14,11 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 
-from inspector.answers.base import AnswerSource
 from inspector.answers.build import build_answer_source
+from inspector.answers.source import AnswerSource
 from inspector.demo.in_process import serve
-from inspector.lab.calls import tool_call
-from inspector.lab.lab import Lab
+from inspector.lab.lab_calls import tool_call
+from inspector.lab.lab_run import Lab
 from inspector.lab.plan import LabOptions
 from inspector.transport.base import Transport
 from inspector.transport.memory import MemoryTransport

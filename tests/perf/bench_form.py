@@ -30,9 +30,9 @@ from typing import Any, Final
 from perf_support import announce, arguments
 from textual.widgets import Input
 
-from inspector.ui.modals.base import AskedFor
+from inspector.ui.devtools.preview import ModalHost
+from inspector.ui.modals.answer_dialog import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.preview import ModalHost
 from inspector.ui.widgets.form_fields import FieldWidget
 
 SIZE: Final = (120, 40)

@@ -31,9 +31,9 @@ from perf_support import announce, arguments
 
 from inspector.answers.build import build_answer_source
 from inspector.replay.loader import timeline_from_recording
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import InspectorSession
+from inspector.timeline import records
 from inspector.transport.base import Transport
 
 DEMO = [sys.executable, "-m", "inspector.demo"]

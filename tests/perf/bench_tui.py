@@ -38,8 +38,8 @@ from inspector.replay.loader import load_recording
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.recorded import Recording
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.timeline_view import TimelineView
 
 SIZE = (160, 45)

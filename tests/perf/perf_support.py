@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from echo_server import reply
 
-from inspector.answers.base import Answer
+from inspector.answers.source import Answer
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.session.session import InspectorSession
 from inspector.transport.memory import MemoryTransport, PeerStreams, StepClock

@@ -22,10 +22,10 @@ from http_interop_support import stop
 from inspector.answers.build import build_answer_source
 from inspector.cli import app
 from inspector.cli.demo_flows import example_answers_path, run_demo_flows
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Timeline
+from inspector.timeline import records
+from inspector.timeline.model import Timeline
 from inspector.transport.base import Transport
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

@@ -10,9 +10,9 @@ from pathlib import Path
 from inspector.replay.call_messages import CallMessages
 from inspector.replay.export import export_call, messages_of
 from inspector.replay.loader import Loaded, build_loaded
-from inspector.session import records
-from inspector.session.recent_events import KEPT_EVENTS
-from inspector.session.records import Record
+from inspector.timeline import records
+from inspector.timeline.recent_events import KEPT_EVENTS
+from inspector.timeline.records import Record
 
 FLOOD = 3 * KEPT_EVENTS + 7
 

@@ -19,14 +19,14 @@ from inspector.cli.demo_flows import example_answers_path
 from inspector.demo.in_process import NAME, serve
 from inspector.demo.server import build_server
 from inspector.junit import JunitCase, JunitSuite, junit_document
-from inspector.lab.render import junit_xml
-from inspector.lab.report import LabReport, Row
+from inspector.lab.lab_report import LabReport, Row
+from inspector.lab.report_formats import junit_xml
 from inspector.replay.diff import Difference
 from inspector.replay.pytest_export import export_pytest, function_name, identifier_words
-from inspector.replay.report import report_junit
 from inspector.replay.rerun import Comparison, RerunReport
+from inspector.replay.rerun_report import report_junit
 from inspector.session.session import InspectorSession
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
 from inspector.transport.memory import MemoryTransport
 
 HOSTILE = [

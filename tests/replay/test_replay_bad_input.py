@@ -13,7 +13,7 @@ from replay_support import invoke
 
 from inspector.replay import RecordingError, load_recording, timeline_from_recording
 from inspector.replay.loader import build_loaded
-from inspector.session import records
+from inspector.timeline import records
 
 HEADER = records.header(
     "python server.py", "stdio", "auto", started="2026-01-01T00:00:00+00:00", inspector_version="0.1.0"

@@ -9,7 +9,7 @@ from replay_support import DEMO, http_server, invoke, record_demo_session
 
 from inspector.replay import load_recording, timeline_from_recording
 from inspector.session.session import EraMode
-from inspector.session.timeline import Timeline
+from inspector.timeline.model import Timeline
 
 pytestmark = pytest.mark.external  # (these tests open sockets and start processes: not in --fast-lane)
 

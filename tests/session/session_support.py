@@ -15,13 +15,13 @@ from typing import Any
 from inspector.answers.build import build_answer_source
 from inspector.answers.policies import OnMissing
 from inspector.replay.loader import timeline_from_recording
-from inspector.session import records
-from inspector.session.builder import build_timeline
 from inspector.session.heap import HeapPolicy
 from inspector.session.recorder import Recorder
-from inspector.session.records import raw_text
 from inspector.session.session import EraMode, InspectorSession
-from inspector.session.timeline import Timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.model import Timeline
+from inspector.timeline.records import raw_text
 from inspector.transport.stdio import StdioTransport
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

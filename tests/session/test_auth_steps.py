@@ -13,13 +13,13 @@ from typing import Any
 from inspector.protocol.oauth import AuthHttp
 from inspector.protocol.redact import Redactor
 from inspector.replay.loader import load_recording
-from inspector.session import records
-from inspector.session.auth_records import record as auth_record
-from inspector.session.builder import TimelineBuilder, build_timeline
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed
 from inspector.session.recorder import Recorder
 from inspector.session.session_log import SessionLog
+from inspector.timeline import records
+from inspector.timeline.auth_records import record as auth_record
+from inspector.timeline.build.builder import TimelineBuilder, build_timeline
 from inspector.transport.base import AuthEvent, EventSink, OutgoingMessage, Sent, TransportKind
 
 REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}'
@@ -84,7 +84,12 @@ class Wire:
 
     async def send(self, message: OutgoingMessage) -> None:
         assert self.sink is not None
-        self.sink(Sent(message.raw, 0.1, message.request_id))
+        self.sink(Sent(message.raw, 0.1, message.request_id, None, message.owner))
+
+    session_expired = False
+
+    async def open_server_stream(self) -> None:
+        return None
 
     async def cancel(self, request_id: int | str) -> bool:
         return False

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from inspector.session import records
-from inspector.session.builder import build_timeline
-from inspector.session.records import Record
-from inspector.session.timeline import Timeline
-from inspector.session.tool_stories import ABSENT, disagreements, serialization_of
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.build.tool_stories import ABSENT, disagreements, serialization_of
+from inspector.timeline.model import Timeline
+from inspector.timeline.records import Record
 
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 
 
 def test_a_progress_notification_with_an_unhashable_token_is_kept_not_fatal() -> None:

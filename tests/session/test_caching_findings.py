@@ -15,11 +15,11 @@ import pytest
 
 from inspector.answers.build import build_answer_source
 from inspector.replay.loader import timeline_from_recording
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.result_cache import ResultCache
 from inspector.session.session import InspectorSession
-from inspector.session.timeline import Finding, Timeline
+from inspector.timeline import records
+from inspector.timeline.model import Finding, Timeline
 from inspector.transport.base import Transport
 from inspector.transport.http import StreamableHttpTransport
 from inspector.transport.stdio import StdioTransport

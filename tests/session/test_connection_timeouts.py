@@ -33,12 +33,17 @@ class _Silent:
 
     async def send(self, message: OutgoingMessage) -> None:
         assert self.sink is not None
-        self.sink(Sent(raw=message.raw, at=time.monotonic(), request_id=message.request_id))
+        self.sink(Sent(raw=message.raw, at=time.monotonic(), request_id=message.request_id, owner=message.owner))
 
     def answer(self, request_id: int) -> None:
         assert self.sink is not None
         raw = f'{{"jsonrpc":"2.0","id":{request_id},"result":{{}}}}'
         self.sink(Received(raw=raw, at=time.monotonic()))
+
+    session_expired = False
+
+    async def open_server_stream(self) -> None:
+        return None
 
     async def cancel(self, request_id: RequestKey) -> bool:
         return True  # nothing to send on cancel

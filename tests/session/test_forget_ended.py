@@ -13,12 +13,11 @@ from session_support import Live, comparable, live_session, read_jsonl
 
 from inspector.headless.load_runner import LET_GO_EVERY, run_load
 from inspector.replay.loader import timeline_from_recording
-from inspector.session.kept_findings import KeptFindings
-from inspector.session.outcome import Outcome
-from inspector.session.recent_events import Recent
-from inspector.session.records import raw_text
-from inspector.session.timeline import Call, Timeline
-from inspector.session.timeline_events import RoundStarted
+from inspector.timeline.kept_findings import KeptFindings
+from inspector.timeline.model import Call, RoundStarted, Timeline
+from inspector.timeline.outcome import Outcome
+from inspector.timeline.recent_events import Recent
+from inspector.timeline.records import raw_text
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 

@@ -10,15 +10,15 @@ from io import StringIO
 
 from rich.console import Console
 
-from inspector.headless.document import call_json, findings_json
+from inspector.headless.json_document import call_json, findings_json
 from inspector.headless.load_runner import FindingTally
-from inspector.headless.render import call_block, print_timeline
-from inspector.session import records
-from inspector.session.build_state import BuildState
-from inspector.session.builder import TimelineBuilder, build_timeline
-from inspector.session.kept_findings import CODES_COUNTED, KEPT_PER_CODE, OTHER_CODES, KeptFindings
-from inspector.session.records import Record
-from inspector.session.timeline import Finding
+from inspector.headless.printed_timeline import call_block, print_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import TimelineBuilder, build_timeline
+from inspector.timeline.build.state import BuildState
+from inspector.timeline.kept_findings import CODES_COUNTED, KEPT_PER_CODE, OTHER_CODES, KeptFindings
+from inspector.timeline.model import Finding
+from inspector.timeline.records import Record
 
 FLOOD = 50 * KEPT_PER_CODE + 3
 REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.mrtr import MalformedInputRequired, RoundCapReached, drive_input_required
+from inspector.session.mrtr_driver import MalformedInputRequired, RoundCapReached, drive_input_required
 
 ELICIT = {"method": "elicitation/create", "params": {"message": "login?", "requestedSchema": {"type": "object"}}}
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from inspector.headless.document import listen_json, round_json
-from inspector.headless.render import listen_lines, round_lines
-from inspector.session import records
-from inspector.session.builder import build_timeline
-from inspector.session.recent_events import KEPT_EVENTS, KEPT_LINES, METHODS_COUNTED, OTHER_METHODS, RecentEvents
-from inspector.session.records import Record
-from inspector.session.timeline import WireMessage
+from inspector.headless.json_document import listen_json, round_json
+from inspector.headless.printed_timeline import listen_lines, round_lines
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.recent_events import KEPT_EVENTS, KEPT_LINES, METHODS_COUNTED, OTHER_METHODS, RecentEvents
+from inspector.timeline.records import Record
+from inspector.timeline.wire import WireMessage
 
 FLOOD = 3 * KEPT_EVENTS + 7
 LISTEN_ID = 2

@@ -20,12 +20,12 @@ from inspector.cli.tui import make_session_factory
 from inspector.demo.in_process import NAME, demo_peer, serve
 from inspector.demo.server import build_server
 from inspector.replay.loader import timeline_from_recording
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.result_cache import ResultCache
 from inspector.session.session import InspectorSession
-from inspector.session.timeline import Call, Timeline
 from inspector.targets.target import Target
+from inspector.timeline import records
+from inspector.timeline.model import Call, Timeline
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 
 CACHING_CODES = {

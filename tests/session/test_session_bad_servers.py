@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from session_support import Live, bad_wire, finding_codes, live_session
 
-from inspector.session.outcome import Outcome
-from inspector.session.timeline_events import RoundStarted
+from inspector.timeline.model import RoundStarted
+from inspector.timeline.outcome import Outcome
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 

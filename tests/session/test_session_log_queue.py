@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from session_support import live_session
 
-from inspector.session import records
 from inspector.session.connection import _poll_until_done
 from inspector.session.recorder import Recorder
-from inspector.session.records import raw_text
 from inspector.session.session_log import SessionLog
+from inspector.timeline import records
+from inspector.timeline.records import raw_text
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 

@@ -17,12 +17,12 @@ from session_support import BAD_SERVER, live_session, read_jsonl
 from inspector.answers.build import build_answer_source
 from inspector.cli.wiring import build_session, open_recorder
 from inspector.protocol.redact import REDACTED, Redactor
-from inspector.session import records
 from inspector.session.recorder import Recorder
-from inspector.session.records import raw_text
 from inspector.session.session_log import SessionLog
-from inspector.session.timeline_events import CallFinished, RoundStarted, TimelineEvent
 from inspector.targets.target import Target
+from inspector.timeline import records
+from inspector.timeline.model import CallFinished, RoundStarted, TimelineEvent
+from inspector.timeline.records import raw_text
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 
@@ -159,8 +159,8 @@ async def test_a_secret_the_server_echoes_encoded_never_reaches_the_recording_th
 ) -> None:
     from rich.console import Console
 
-    from inspector.headless.document import outcome_document
-    from inspector.headless.render import print_timeline
+    from inspector.headless.json_document import outcome_document
+    from inspector.headless.printed_timeline import print_timeline
 
     token = "tok-0123456789-secret"
     target = Target.from_spec(

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from inspector.answers.base import CallCancelled
+from inspector.answers.source import CallCancelled
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session.task_polling import DEFAULT_POLL_S, MAX_POLL_S, MIN_POLL_S
-from inspector.session.tasks import drive_task
+from inspector.protocol.task_polling import DEFAULT_POLL_S, MAX_POLL_S, MIN_POLL_S
+from inspector.session.task_driver import drive_task
 
 FORM = {"method": "elicitation/create", "params": {"message": "Approve?", "requestedSchema": {"type": "object"}}}
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import inspector
-from inspector.session import records
-from inspector.session.builder import build_timeline
-from inspector.session.findings import CATALOG
-from inspector.session.timeline import Finding, Timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.findings import CATALOG
+from inspector.timeline.model import Finding, Timeline
 from inspector.ui.widgets.work_rows import polls_text
 
 META = {

@@ -1,4 +1,4 @@
-"""Whose time it was (``session.time_split``), on plain values: a login's wait for the person runs from its
+"""Whose time it was (``timeline.time_split``), on plain values: a login's wait for the person runs from its
 ``waiting`` step to the redirect coming back or the login stopping, a stray redirect does not end it and the
 client's own exchanges meanwhile are not the person's; a question's wait goes to its answers in turn, a model's
 compute apart from the person who handed it over; an answer recorded before answers said whose time they took
@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from inspector.answers.base import Party
+from inspector.answers.source import Party
 from inspector.protocol.oauth import AuthHttp, LoginStep
-from inspector.session.time_split import (
+from inspector.timeline.time_split import (
     NOBODY,
     TimeSplit,
     answers_split,

@@ -15,7 +15,7 @@ import keyring.errors
 import pytest
 
 from inspector.protocol.oauth_record import LoginRecord
-from inspector.session.token_store import SERVICE, StoreError, keyring_works, open_store
+from inspector.transport.oauth.token_store import SERVICE, StoreError, keyring_works, open_store
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)
 

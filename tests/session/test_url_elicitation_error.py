@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from inspector.answers.scripted import parse_answers
-from inspector.session.builder import build_timeline
-from inspector.session.outcome import Outcome
 from inspector.session.recorder import Recorder
 from inspector.session.session import InspectorSession
+from inspector.timeline.build.builder import build_timeline
+from inspector.timeline.outcome import Outcome
 from inspector.transport.stdio import StdioTransport
 
 pytestmark = pytest.mark.external  # (these tests start processes: not in --fast-lane)

@@ -20,13 +20,13 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from inspector.protocol.oauth import Challenge, auth_schemes
 from inspector.protocol.oauth_dpop import Offer, b64url, choose, htu, resource_asks_nonce
-from inspector.session.token_store import open_store
 from inspector.transport.base import AuthEvent, TransportEvent
 from inspector.transport.oauth.config import Credentials
 from inspector.transport.oauth.dpop import DpopBinding
 from inspector.transport.oauth.dpop_key import DpopKey
 from inspector.transport.oauth.narrator import CURRENT, Narrator
 from inspector.transport.oauth.storage import StagedStorage
+from inspector.transport.oauth.token_store import open_store
 
 SERVER = "https://mcp.example/mcp"
 TOKEN_URL = "https://as.example/token"

@@ -18,10 +18,10 @@ import httpx2
 import pytest
 from mcp.client.auth import OAuthTokenError
 
-from inspector.session.token_store import open_store
 from inspector.transport.oauth.config import Credentials, WorkloadAssertion
 from inspector.transport.oauth.jwt_bearer import JwtBearerGrantProvider, read_assertion
 from inspector.transport.oauth.storage import StagedStorage
+from inspector.transport.oauth.token_store import open_store
 
 SERVER = "https://mcp.example/mcp"
 ISSUER = "https://as.example/"

@@ -15,10 +15,10 @@ from mcp.shared._httpx_utils import RedirectAwareAuth
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 
 from inspector.protocol.oauth_record import LoginRecord
-from inspector.session.token_store import open_store
 from inspector.transport.oauth.config import AuthConfig, Credentials
 from inspector.transport.oauth.provider import InspectorOAuthContext, InspectorOAuthProvider, client_metadata
 from inspector.transport.oauth.storage import StagedStorage
+from inspector.transport.oauth.token_store import open_store
 
 SERVER = "https://mcp.example/mcp"
 ISSUER = "https://as.example/"

@@ -18,14 +18,14 @@ from oauth_browser import browse
 from oauth_support import auth_config, file_store
 from ui_support import FixedAnswers
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.cli.wiring import build_session
 from inspector.protocol.oauth import AuthorizationPrompt, Landing
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
-from inspector.ui.screen_login import Opener, ScreenLogin
+from inspector.ui.login.tui_login import Opener, ScreenLogin
 
 AS: Final = "http://127.0.0.1:45519"
 MCP: Final = "http://127.0.0.1:38773/mcp"

@@ -11,7 +11,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from inspector.ui.modals.preview import PreviewApp
+from inspector.ui.devtools.preview import PreviewApp
 
 SIZE: Final = (120, 40)
 

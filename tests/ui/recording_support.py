@@ -11,9 +11,9 @@ from ui_support import LOGIN_ANSWER, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers,
 
 from inspector.protocol.methods import CATALOG_KINDS
 from inspector.replay.loader import load_recording
-from inspector.session import records
 from inspector.session.recorder import Recorder
-from inspector.session.timeline import Timeline
+from inspector.timeline import records
+from inspector.timeline.model import Timeline
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
 from inspector.ui.recorded import Recording

@@ -16,7 +16,7 @@ import pytest
 from peers import demo
 from ui_support import DEMO, SIZE, FixedAnswers, connected, wait_for
 
-from inspector.answers.base import AnswerSource
+from inspector.answers.source import AnswerSource
 from inspector.answers.stub_model import StubModel
 from inspector.demo.in_process import NAME
 from inspector.session.session import InspectorSession
@@ -24,11 +24,11 @@ from inspector.targets.target import Target
 from inspector.transport.memory import MemoryTransport
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.modals.sampling import SamplingModal
-from inspector.ui.screens.call_composer import CallRequest
 from inspector.ui.widgets.call_filter import CallFilter
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.timeline_rows import RowLook, build_rows, render_row
 
 pytestmark = pytest.mark.timeout(120)

@@ -13,8 +13,8 @@ from textual.widgets import TextArea
 from ui_support import SIZE, WORK_ITEM, WORK_ITEM_ANSWERS, FixedAnswers, finished_call, make_app, wait_for
 
 from inspector.ui.app import InspectorApp
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.modals.answers_editor import AnswersEditor
-from inspector.ui.widgets.detail_view import DetailView
 
 AppFactory = Callable[..., InspectorApp]
 SnapCompare = Callable[..., bool]

@@ -42,13 +42,13 @@ from inspector.protocol.oauth import LoginStopped
 from inspector.replay.loader import load_recording
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.login.login_screen import AuthScreen
+from inspector.ui.login.tui_login import ScreenLogin
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.recorded import Recording
-from inspector.ui.screen_login import ScreenLogin
-from inspector.ui.screens.auth import AuthScreen
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.auth_steps import AuthSteps, round_rows
 from inspector.ui.widgets.call_filter import CallFilter
+from inspector.ui.widgets.login_rows import AuthSteps, round_rows
 from inspector.ui.widgets.timeline_rows import RowLook, build_rows, render_row
 
 pytestmark = pytest.mark.timeout(120)

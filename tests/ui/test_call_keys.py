@@ -16,17 +16,17 @@ import pytest
 from textual.widgets import Input
 from ui_support import DEMO, SIZE, WORK_ITEM, burst, connected, detail_shows_now, finished_call, make_app, wait_for
 
-from inspector.answers.base import Answer
-from inspector.session.timeline import Call
+from inspector.answers.source import Answer
+from inspector.timeline.model import Call
 from inspector.ui.app import InspectorApp
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.composer.compose_dialog import ComposeScreen
+from inspector.ui.composer.resend import ComposePlan
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.keys import gather_keys
-from inspector.ui.resend import ComposePlan
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.compose import ComposeScreen
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.timeline_rows import Row
 
 AppFactory = Callable[..., InspectorApp]

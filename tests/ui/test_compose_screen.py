@@ -15,12 +15,12 @@ from textual.widgets import Button, Checkbox, Input, Select, Static, TextArea
 from ui_support import SIZE, connected, finished_call, footer, make_app, wait_for
 
 from inspector.ui.app import InspectorApp
-from inspector.ui.screens.compose import ComposeScreen
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.composer.compose_dialog import ComposeScreen
+from inspector.ui.composer.composer import Composer
+from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.themes import default_variables
 from inspector.ui.widgets.catalog import Catalog, CatalogList
-from inspector.ui.widgets.composer import Composer
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.form_fields import FieldWidget
 from inspector.ui.widgets.form_groups import ArrayField, ChoiceField
 from inspector.ui.widgets.timeline_rows import Row

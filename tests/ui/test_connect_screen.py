@@ -11,8 +11,8 @@ from textual.widgets import OptionList
 from ui_support import SIZE, burst, make_app, offer_servers, wait_for
 
 from inspector.targets import known as known_targets
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.screens.connect import ConnectScreen, SpecBox
-from inspector.ui.screens.main import MainScreen
 
 SnapCompare = Callable[..., bool]
 

@@ -19,14 +19,15 @@ from textual.strip import Strip
 from ui_support import SIZE, finished_call, footer, make_app, wait_for
 
 from inspector.protocol.sanitize import has_hidden
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 from inspector.ui.app import InspectorApp
-from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.content_blocks import ResultView
-from inspector.ui.widgets.detail_view import DetailView
-from inspector.ui.widgets.document import Document, call_document
-from inspector.ui.widgets.markdown_lines import looks_like_markdown
+from inspector.ui.detail.call_document import call_document
+from inspector.ui.detail.content_blocks import ResultView
+from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.detail.lines import Document
+from inspector.ui.detail.markdown_lines import looks_like_markdown
+from inspector.ui.main.main_screen import MainScreen
 
 SnapCompare = Callable[..., bool]
 SMALL: Final = (80, 24)

@@ -11,8 +11,8 @@ from inspector.cli.tui import make_session_factory
 from inspector.targets.target import Target
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.timeline_rows import Row

@@ -16,11 +16,11 @@ from ui_support import DEMO, connected, make_app, wait_for
 
 from inspector.demo.task_model import SCALE_ENV
 from inspector.session.session import InspectorSession
-from inspector.ui.modals.base import AskedFor
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.devtools.preview import SAMPLES, AnswersHost, ModalHost
+from inspector.ui.main.main_screen import MainScreen
+from inspector.ui.modals.answer_dialog import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.form_fields import FieldWidget
 
 BOOK_MEETING: dict[str, Any] = {

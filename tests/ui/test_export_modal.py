@@ -16,12 +16,12 @@ from textual.widgets import TextArea
 from ui_support import SIZE, connected, finished_call, toast_then_clear, wait_for
 
 from inspector.replay.export import export_call
-from inspector.session import records
-from inspector.session.http_info import HttpInfo
+from inspector.timeline import records
+from inspector.timeline.http_info import HttpInfo
 from inspector.ui.app import InspectorApp
-from inspector.ui.modals.export import ExportModal
-from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.detail_view import DetailView
+from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.main.main_screen import MainScreen
+from inspector.ui.modals.export_dialog import ExportModal
 
 AppFactory = Callable[..., InspectorApp]
 SnapCompare = Callable[..., bool]

@@ -29,17 +29,17 @@ from ui_support import (
 )
 
 from inspector.ui.app import InspectorApp
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.composer.compose_dialog import ComposeScreen
+from inspector.ui.composer.resend import ComposePlan
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.modals.answers_editor import AnswersEditor
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.export import ExportModal
-from inspector.ui.modals.roots import RootsModal
+from inspector.ui.modals.export_dialog import ExportModal
+from inspector.ui.modals.roots_editor import RootsModal
 from inspector.ui.modals.sampling import SamplingModal
 from inspector.ui.modals.url_consent import UrlConsentModal
-from inspector.ui.resend import ComposePlan
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.help import HelpScreen
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.query_box import SearchBox
 

@@ -11,9 +11,9 @@ from rich.console import Console
 from ui_support import SIZE, connected, finished_call, make_app, wait_for
 
 from inspector.ui.keys import gather_keys
-from inspector.ui.modals.export import ExportModal
+from inspector.ui.main.main_screen import MainScreen
+from inspector.ui.modals.export_dialog import ExportModal
 from inspector.ui.screens.help import HelpScreen, key_table
-from inspector.ui.screens.main import MainScreen
 
 SnapCompare = Callable[..., bool]
 

@@ -20,12 +20,12 @@ from ui_support import SIZE, connected, finished_call, make_app
 from inspector.demo.in_process import serve
 from inspector.demo.server import build_server
 from inspector.protocol.sanitize import clean, has_hidden
-from inspector.session import records
-from inspector.session.builder import build_timeline
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 from inspector.transport.memory import Peer
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.widgets.catalog import CatalogList
 from inspector.ui.widgets.console import Console
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
 

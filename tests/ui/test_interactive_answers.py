@@ -6,9 +6,9 @@ from __future__ import annotations
 from modal_support import SIZE, wait_until
 from textual.widgets import Input, Static
 
-from inspector.answers.base import Answer, NoAnswer
+from inspector.answers.source import Answer, NoAnswer
+from inspector.ui.devtools.preview import AnswersHost
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.preview import AnswersHost
 from inspector.ui.modals.url_consent import UrlConsentModal
 
 FORM = {"method": "elicitation/create", "params": {"message": "Name?", "requestedSchema": {

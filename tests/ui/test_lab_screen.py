@@ -20,18 +20,18 @@ from textual.widgets import Input, SelectionList
 from ui_support import DEMO, SIZE, WORK_ITEM, FixedAnswers, connected, finished_call, make_app, wait_for
 
 from inspector.cli.tui_lab import InProcessLabFactory, TuiLabFactory
-from inspector.lab.calls import tool_call
-from inspector.lab.events import LabEvent, LabFinished, RowAdded, StageStarted
-from inspector.lab.report import LabReport, Row
-from inspector.session.timeline import Timeline
+from inspector.lab.lab_calls import tool_call
+from inspector.lab.lab_events import LabEvent, LabFinished, RowAdded, StageStarted
+from inspector.lab.lab_report import LabReport, Row
 from inspector.targets.target import Target
+from inspector.timeline.model import Timeline
 from inspector.ui.app import InspectorApp
-from inspector.ui.lab_calls import describe, offered
+from inspector.ui.lab.lab_form import LabForm
+from inspector.ui.lab.lab_rows import LabTable, LabText, check_text, detail_text, rounds_text
+from inspector.ui.lab.lab_screen import LabScreen
+from inspector.ui.lab.offered_calls import describe, offered
 from inspector.ui.lab_port import LabAsk, LabChoice, LabFactory, LabRun
-from inspector.ui.screens.lab import LabScreen
-from inspector.ui.screens.main import MainScreen
-from inspector.ui.widgets.lab_form import LabForm
-from inspector.ui.widgets.lab_rows import LabTable, LabText, check_text, detail_text, rounds_text
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.session_header import SessionHeader
 
 SnapCompare = Callable[..., bool]

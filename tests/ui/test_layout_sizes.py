@@ -27,12 +27,12 @@ from ui_support import (
     wait_for,
 )
 
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.keys import gather_keys
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.console import Console
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.query_box import SearchBox
 from inspector.ui.widgets.timeline_rows import Row
 from inspector.ui.widgets.timeline_view import TimelineView

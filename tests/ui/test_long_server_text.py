@@ -13,9 +13,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from inspector.ui.modals.base import AskedFor
+from inspector.ui.devtools.preview import ModalHost
+from inspector.ui.modals.answer_dialog import AskedFor
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.preview import ModalHost
 from inspector.ui.modals.url_consent import UrlConsentModal
 from inspector.ui.widgets.form_fields import FieldWidget
 

@@ -18,17 +18,17 @@ from scripted import Exchange, Json, Script, ScriptedTask, text, tool
 from textual.widgets import OptionList
 from ui_support import DEMO, SIZE, FixedAnswers, connected, detail_shows_now, finished_call, make_app, wait_for
 
-from inspector.answers.base import Answer
+from inspector.answers.source import Answer
 from inspector.demo.task_model import SCALE_ENV
-from inspector.session.timeline import Call
+from inspector.timeline.model import Call
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.call_document import round_document
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.keys import gather_keys
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog
-from inspector.ui.widgets.detail_view import DetailView
-from inspector.ui.widgets.document import round_document
 from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView

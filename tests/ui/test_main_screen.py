@@ -30,18 +30,18 @@ from ui_support import (
     wait_for,
 )
 
-from inspector.answers.base import Answer
+from inspector.answers.source import Answer
 from inspector.session.session import ConnectError, InspectorSession
 from inspector.transport.memory import Peer, PeerStreams
 from inspector.ui.app import InspectorApp
-from inspector.ui.screens.call_composer import CallRequest
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.detail.lines import FOLD_LINES
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.screens.help import HelpScreen
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
 from inspector.ui.widgets.connect_error import ConnectErrorPanel
 from inspector.ui.widgets.console import Console
-from inspector.ui.widgets.detail_view import DetailView
-from inspector.ui.widgets.document import FOLD_LINES
 from inspector.ui.widgets.query_box import FilterBox, SearchBox
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader, short_path

@@ -48,18 +48,18 @@ from ui_support import (
     wait_for,
 )
 
+from inspector.ui.composer.compose_dialog import ComposeScreen
+from inspector.ui.composer.resend import ComposePlan
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.modals.answers_editor import AnswersEditor
 from inspector.ui.modals.dialog import Dialog
 from inspector.ui.modals.elicitation import ElicitationModal
-from inspector.ui.modals.export import ExportModal
-from inspector.ui.modals.roots import RootsModal
+from inspector.ui.modals.export_dialog import ExportModal
+from inspector.ui.modals.roots_editor import RootsModal
 from inspector.ui.modals.sampling import SamplingModal
 from inspector.ui.modals.url_consent import UrlConsentModal
-from inspector.ui.resend import ComposePlan
-from inspector.ui.screens.compose import ComposeScreen
 from inspector.ui.screens.connect import ConnectScreen
 from inspector.ui.screens.help import HelpScreen, key_table
-from inspector.ui.screens.main import MainScreen
 from inspector.ui.widgets.key_footer import KeyFooter
 
 ROOTS: Final = ("/home/ada/project",)

@@ -17,14 +17,14 @@ from typer.testing import CliRunner
 from ui_support import SIZE, connected, finished_call, make_app, toast_then_clear, wait_for
 
 from inspector.cli import app as cli
-from inspector.headless.document import call_json
-from inspector.ui.screens.compose import ComposeScreen
-from inspector.ui.screens.main import MainScreen
+from inspector.headless.json_document import call_json
+from inspector.ui.composer.compose_dialog import ComposeScreen
+from inspector.ui.composer.composer import Composer
+from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
-from inspector.ui.widgets.composer import Composer
 from inspector.ui.widgets.console import Console
-from inspector.ui.widgets.detail_view import DetailView
 from inspector.ui.widgets.request_state import RequestStatePanel
 from inspector.ui.widgets.session_header import SessionHeader
 from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row

@@ -8,12 +8,11 @@ from pathlib import Path
 from recording_support import record_session
 from rich.style import Style
 
-from inspector.answers.base import Answer
-from inspector.headless.document import call_json
+from inspector.answers.source import Answer
+from inspector.headless.json_document import call_json
 from inspector.replay.loader import load_recording
-from inspector.session.timeline import Call, Timeline
-from inspector.ui.recorded import Recording, Stepper, recorded_catalog
-from inspector.ui.resend import (
+from inspector.timeline.model import Call, Timeline
+from inspector.ui.composer.resend import (
     EDITED,
     FREE_FORM,
     EditedAnswers,
@@ -22,8 +21,9 @@ from inspector.ui.resend import (
     answers_of,
     resend_plan,
 )
+from inspector.ui.detail.lines import Document
+from inspector.ui.recorded import Recording, Stepper, recorded_catalog
 from inspector.ui.widgets.call_filter import CallFilter
-from inspector.ui.widgets.document import Document
 from inspector.ui.widgets.session_header import header_text
 from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Row, RowLook, build_rows, render_row
 

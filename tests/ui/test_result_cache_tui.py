@@ -18,18 +18,18 @@ from textual.pilot import Pilot
 from ui_support import DEMO, SIZE, FixedAnswers, connected, detail_shows_now, wait_for
 
 from inspector.demo.in_process import NAME
-from inspector.session import records
-from inspector.session.builder import build_timeline
 from inspector.session.result_cache import ResultCache
 from inspector.session.session import InspectorSession
 from inspector.targets.target import Target
+from inspector.timeline import records
+from inspector.timeline.build.builder import build_timeline
 from inspector.transport.memory import MemoryTransport, StepClock
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.call_document import call_document
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.catalog import Catalog, CatalogList
-from inspector.ui.widgets.document import call_document
 from inspector.ui.widgets.timeline_rows import Row, RowLook, render_row
 from inspector.ui.widgets.timeline_view import TimelineView
 
@@ -80,7 +80,7 @@ async def read(pilot: Pilot[Any], screen: MainScreen, uri: str) -> int:
 
 
 def detail_text(screen: MainScreen) -> list[str]:
-    from inspector.ui.widgets.detail_view import DetailView
+    from inspector.ui.detail.detail_view import DetailView
 
     return [text for _, text in screen.query_one(DetailView).document.lines]
 

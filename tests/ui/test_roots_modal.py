@@ -9,10 +9,10 @@ from modal_support import SIZE, SnapCompare, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static
 
-from inspector.answers.base import Answer
 from inspector.answers.roots import ConfiguredRoots, Root
-from inspector.ui.modals.preview import SAMPLES, AnswersHost
-from inspector.ui.modals.roots import RootRow, RootsModal
+from inspector.answers.source import Answer
+from inspector.ui.devtools.preview import SAMPLES, AnswersHost
+from inspector.ui.modals.roots_editor import RootRow, RootsModal
 
 ROOTS = {"method": "roots/list"}
 

@@ -9,8 +9,8 @@ from modal_support import SIZE, SnapCompare, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
-from inspector.answers.base import Answer, CallCancelled
-from inspector.ui.modals.preview import SAMPLES, AnswersHost
+from inspector.answers.source import Answer, CallCancelled
+from inspector.ui.devtools.preview import SAMPLES, AnswersHost
 from inspector.ui.modals.sampling import SamplingModal
 
 SAMPLING: dict[str, Any] = {

@@ -17,11 +17,11 @@ from scripted import CACHE, TASKS, Exchange, Handler, Json, Script, complete, to
 from textual.widgets import Button, Checkbox, Input
 from ui_support import SIZE, burst, connected, make_app, wait_for
 
-from inspector.session.listen_span import SUBSCRIPTION_ID
-from inspector.session.timeline import Call
+from inspector.timeline.listen_span import SUBSCRIPTION_ID
+from inspector.timeline.model import Call
+from inspector.ui.composer.call_composer import CallRequest
 from inspector.ui.keys import typing as typing_in
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
+from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.widgets.catalog import Catalog
 from inspector.ui.widgets.listen_panel import ListenList, ListenPanel, PanelField
 from inspector.ui.widgets.request_state import RequestStatePanel

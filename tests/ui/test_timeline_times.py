@@ -12,12 +12,11 @@ import pytest
 from rich.style import Style
 from time_support import legacy_weather, logged_in, modern_weather, state_only, stub_after_dialog
 
-from inspector.headless.render import STARTUP
-from inspector.headless.time_words import CONSENT_NOTE, duration
-from inspector.session.timeline import Timeline
-from inspector.ui.selection import selection
-from inspector.ui.widgets.auth_steps import round_rows
+from inspector.timeline.model import Timeline
+from inspector.timeline.wording import CONSENT_NOTE, STARTUP, duration
+from inspector.ui.main.selection import selection
 from inspector.ui.widgets.call_filter import CallFilter
+from inspector.ui.widgets.login_rows import round_rows
 from inspector.ui.widgets.timeline_rows import STYLE_NAMES, Columns, Row, RowLook, build_rows, render_row
 
 PALETTE = {name: Style() for name in STYLE_NAMES}

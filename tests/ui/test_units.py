@@ -9,13 +9,13 @@ import pytest
 from rich.style import Style
 
 from inspector.protocol.jsonrpc import JsonObject
-from inspector.session import records
-from inspector.session.builder import TimelineBuilder
-from inspector.session.timeline import RequestState, Timeline
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
+from inspector.timeline import records
+from inspector.timeline.build.builder import TimelineBuilder
+from inspector.timeline.model import RequestState, Timeline
+from inspector.ui.main.pane_layout import PaneLayout, Panes
 from inspector.ui.safe_text import clean, one_line, safe
-from inspector.ui.screens.pane_layout import PaneLayout, Panes
 from inspector.ui.themes import VARIABLE_DEFAULTS, ThemeFile, load_themes, shipped_themes_dir
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.request_state import echo_line, looks_like

@@ -14,8 +14,8 @@ from modal_support import SIZE, SnapCompare, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Static, TextArea
 
-from inspector.ui.modals.base import AskedFor
-from inspector.ui.modals.preview import SAMPLES, AnswersHost, ModalHost
+from inspector.ui.devtools.preview import SAMPLES, AnswersHost, ModalHost
+from inspector.ui.modals.answer_dialog import AskedFor
 from inspector.ui.modals.url_check import analyse, open_in_browser, registrable_domain
 from inspector.ui.modals.url_consent import UrlConsentModal
 

@@ -13,22 +13,22 @@ from peers import demo
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from inspector.answers.base import Answer, AnswerSource, NoAnswer
+from inspector.answers.source import Answer, AnswerSource, NoAnswer
 from inspector.demo.in_process import NAME
-from inspector.session import records
 from inspector.session.recorder import Recorder
 from inspector.session.session import EraMode, InspectorSession
 from inspector.targets import known as known_targets
 from inspector.targets.target import Target
+from inspector.timeline import records
 from inspector.transport.memory import MemoryTransport, Peer, StepClock
 from inspector.ui.app import InspectorApp
 from inspector.ui.app_settings import AppSettings
+from inspector.ui.composer.call_composer import CallRequest
+from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.lab_port import LabFactory
-from inspector.ui.screens.call_composer import CallRequest
-from inspector.ui.screens.main import MainScreen
-from inspector.ui.selection import selection
+from inspector.ui.main.main_screen import MainScreen
+from inspector.ui.main.selection import selection
 from inspector.ui.widgets.catalog import Catalog, CatalogList
-from inspector.ui.widgets.detail_view import DetailView
 
 SIZE: Final = (160, 45)
 SIZES: Final = [(80, 24), (100, 30), (160, 45)]
@@ -106,7 +106,7 @@ def make_app(
         factory, target, settings, answers=answers if answers is not None else FixedAnswers(WORK_ITEM_ANSWERS)
     )
     if interactive:
-        app.answers = app.interactive_answers()
+        app.answers = None  # each session asks in the app's own dialogs
     return app
 
 

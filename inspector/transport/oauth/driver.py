@@ -16,28 +16,41 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from inspector.protocol.oauth import Challenge, is_challenge, scopes
+from inspector.protocol.oauth import Challenge, scopes
 from inspector.transport.http_faults import FaultText
 from inspector.transport.oauth.config import MAX_STEP_UPS, AuthConfig
 from inspector.transport.oauth.dpop import DpopBinding
-from inspector.transport.oauth.exchanges import LoginExchanges
+from inspector.transport.oauth.exchanges import LoginExchanges, challenged
 from inspector.transport.oauth.narrator import CURRENT, Narrator
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import httpx
 
     from inspector.protocol.oauth_record import LoginRecord
-    from inspector.transport.base import RequestKey
-    from inspector.transport.http_channel import HttpChannel
+    from inspector.transport.base import RequestKey, TransportEvent
     from inspector.transport.oauth.machinery import Machinery
+
+
+class LoginChannel(Protocol):
+    """What the driver needs of the HTTP transport it logs in for: the client every request goes through, where a
+    login's steps are told, and the transport's clock (``http_channel.HttpChannel`` is one)."""
+
+    clock: Callable[[], float]
+
+    @property
+    def client(self) -> httpx.AsyncClient: ...
+
+    def emit(self, event: TransportEvent) -> None: ...
 
 
 class OAuthDriver:
     """Sends MCP requests with a token and logs in when the server challenges (see the module docstring)."""
 
-    def __init__(self, config: AuthConfig, server: str, channel: HttpChannel) -> None:
+    def __init__(self, config: AuthConfig, server: str, channel: LoginChannel) -> None:
         self.config = config
         self.server = server
         self._channel = channel
@@ -274,11 +287,6 @@ class OAuthDriver:
         if context is not None:
             return context.current_tokens.scope if context.current_tokens is not None else None
         return self._record.scope if self._record is not None else None
-
-
-def challenged(response: httpx.Response) -> bool:
-    """Does this MCP answer ask for a login (or more scope)?"""
-    return is_challenge(response.status_code, response.headers.get("www-authenticate"))
 
 
 def _why(challenge: Challenge) -> str:

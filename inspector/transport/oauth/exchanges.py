@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from inspector.protocol.oauth import is_challenge
+
 if TYPE_CHECKING:
     from inspector.protocol.oauth import Step
     from inspector.transport.oauth.narrator import Narrator
@@ -49,3 +51,8 @@ class LoginExchanges:
         secrets = (carried(response),) if carried is not None else ()
         narrator.exchange(step, request, response, response.content, started, carried=secrets)
         return response
+
+
+def challenged(response: httpx.Response) -> bool:
+    """Does this MCP answer ask for a login (or more scope)?"""
+    return is_challenge(response.status_code, response.headers.get("www-authenticate"))

@@ -22,7 +22,7 @@ import httpx
 import httpx2
 
 from inspector.transport.base import BODY_CAP
-from inspector.transport.oauth.driver import challenged
+from inspector.transport.oauth.exchanges import challenged
 from inspector.transport.oauth.failures import ExchangeFailed
 from inspector.transport.oauth.narrator import Verdict, step_of
 

@@ -23,8 +23,8 @@ from inspector.ui.safe_text import safe, safe_line
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
-    from inspector.answers.base import InputResponse
-    from inspector.session.timeline import Call
+    from inspector.answers.source import InputResponse
+    from inspector.timeline.model import Call
 
 
 def parse_answers(text: str) -> tuple[dict[str, Any] | None, str]:

@@ -18,12 +18,12 @@ from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.widgets import Button, Static
 
-from inspector.answers.base import InputResponse
+from inspector.answers.source import InputResponse
 from inspector.protocol.methods import ELICITATION
 from inspector.protocol.schema_form import MISSING, elicitation_spec, unsupported_reason
 from inspector.ui.key_hold import released
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal, AskedFor
+from inspector.ui.modals.answer_dialog import AnswerModal, AskedFor
 from inspector.ui.safe_text import safe
 from inspector.ui.widgets.form_check import ObjectCheck
 from inspector.ui.widgets.form_groups import FormView

@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static, Text
 from inspector.protocol.json_values import json_int
 from inspector.protocol.methods import SAMPLING
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal, AskedFor
+from inspector.ui.modals.answer_dialog import AnswerModal, AskedFor
 from inspector.ui.modals.sampling_view import request_text
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from textual.app import ComposeResult
 
-    from inspector.answers.base import InputResponse
+    from inspector.answers.source import InputResponse
 
 USER_MODEL: Final = "inspector-user"
 """The model name pre-filled for a reply a person writes (the server sees who answered)."""

@@ -24,11 +24,11 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
-from inspector.answers.base import InputResponse
+from inspector.answers.source import InputResponse
 from inspector.protocol.methods import ELICITATION
 from inspector.protocol.sanitize import has_hidden
 from inspector.ui.keys import Key, bindings
-from inspector.ui.modals.base import AnswerModal, AskedFor
+from inspector.ui.modals.answer_dialog import AnswerModal, AskedFor
 from inspector.ui.modals.url_check import UrlView, analyse, open_in_browser, url_text
 from inspector.ui.safe_text import safe
 

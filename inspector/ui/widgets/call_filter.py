@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call
+    from inspector.timeline.model import Call
 
 
 @dataclass(frozen=True, slots=True)

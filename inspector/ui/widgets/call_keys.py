@@ -31,7 +31,7 @@ from inspector.ui.keys import Key, bindings, typing
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from inspector.session.timeline import Call, RequestState
+    from inspector.timeline.model import Call, RequestState
     from inspector.ui.key_hold import Hold
 
 

@@ -12,7 +12,7 @@ from inspector.ui.safe_text import clean
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from inspector.session.timeline import ConsoleLine
+    from inspector.timeline.model import ConsoleLine
 
 SOURCES: Final = ("stderr", "log", "transport", "session")
 """Every ``ConsoleLine.source``; a line is styled by its source's component class, ``console--<source>``."""

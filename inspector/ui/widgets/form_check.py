@@ -1,8 +1,8 @@
-"""Validating what a form shows against its JSON Schema, error by field path, without ever fetching a ``$ref``.
+"""Validating what a form shows against its JSON Schema, error by field path, worded for a person.
 
-jsonschema's default registry still downloads a remote ``$ref`` (with a deprecation warning); a server's schema
-must never make the inspector fetch anything, so every validator here is built on the registry of the JSON Schema
-meta-schemas alone: a remote ``$ref`` is reported as not checked, never retrieved.
+The validator is the answers' own (``answers.validation.offline_validator``): the same formats, and the registry of
+the JSON Schema meta-schemas alone, so a server's schema never makes the inspector fetch anything (a remote ``$ref``
+is reported as not checked, never retrieved), and a form refuses exactly what the answer check would refuse.
 """
 
 from __future__ import annotations
@@ -10,12 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError, best_match
-from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match
 from referencing.exceptions import Unresolvable
 
-from inspector.answers.validation import FORMAT_CHECKER
+from inspector.answers.validation import offline_validator
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -90,11 +88,9 @@ def schema_errors(schema: Mapping[str, Any], value: Any) -> dict[Path, str]:
     best-matching branch failed, so the message lands on the field the user can fix. A schema that is itself
     invalid judges nothing (the server's bug, not the user's); an unresolvable ``$ref`` stops the check there.
     """
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError:
+    validator = offline_validator(schema)
+    if validator is None:
         return {}
-    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER, registry=REGISTRY)
     errors: dict[Path, str] = {}
     found = validator.iter_errors(value)
     while True:

@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.protocol.methods import listen_kept, listen_offered
-from inspector.session.listen_span import END_SAID, event_gist, wanted
+from inspector.timeline.listen_span import END_SAID, event_gist, wanted
 from inspector.ui.keys import Key, bindings
 from inspector.ui.safe_text import one_line
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
 
     from inspector.protocol.jsonrpc import JsonObject
-    from inspector.session.timeline import Call
+    from inspector.timeline.model import Call
 
 FILTERS: Final = {
     "listen-tools": "toolsListChanged",

@@ -24,7 +24,7 @@ from inspector.ui.safe_text import clean
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
-    from inspector.session.timeline import RequestState
+    from inspector.timeline.model import RequestState
 
 TITLE: Final = "requestState 🔒 read-only"
 SHORT_TITLE: Final = "requestState 🔒"

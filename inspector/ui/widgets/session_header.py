@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from rich.style import Style
     from textual import events
 
-    from inspector.session.timeline import Timeline
+    from inspector.timeline.model import Timeline
 
 PATH_KEPT: Final = 20
 """The recording's path keeps at least this many characters (``…/session-2026….jsonl``: what it is and when it was

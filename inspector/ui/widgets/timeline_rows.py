@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from inspector.headless.render import STARTUP, answer_summary, includes_startup
-from inspector.headless.time_words import server_time, waits
 from inspector.protocol.caching import age_words
-from inspector.session.timeline import FAILED_STATUSES
+from inspector.timeline.model import FAILED_STATUSES
+from inspector.timeline.wording import STARTUP, answer_summary, includes_startup, server_time, waits
 from inspector.ui.safe_text import one_line
-from inspector.ui.widgets import auth_steps, work_rows
+from inspector.ui.widgets import login_rows as auth_steps
+from inspector.ui.widgets import work_rows
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.session_rows import render_session_row, session_round
 from inspector.ui.widgets.work_rows import WorkView
 
 if TYPE_CHECKING:
-    from inspector.session.timeline import Call, Round, Timeline, WireMessage
+    from inspector.timeline.model import Call, Round, Timeline
+    from inspector.timeline.wire import WireMessage
 
 LOCK: Final = "🔒"
 """The mark of a round that carried a requestState (and of the read-only panel)."""
@@ -294,7 +295,7 @@ def _pad_left(text: Text, width: int) -> Text:
 
 
 def _wait(wait: str | None, palette: Palette) -> Text:
-    """Whose time the rest was (``time_words.waits``: the person's, a model's, the client's), the first column to
+    """Whose time the rest was (``wording.waits``: the person's, a model's, the client's), the first column to
     give way (empty: nobody was waited on)."""
     return Text(f"  {wait}  " if wait else "", palette["input-required"], no_wrap=True, end="")
 
@@ -345,7 +346,7 @@ def render_round(call: Call, round_: Round, look: RowLook, *, startup: bool = Fa
     """The line of a round: request id (and its method when it is not the call's: a task's) -> resultType or the
     task status it said, input keys (an update: the keys it answered, by whom), "late" for a reply that came after
     its call had ended; then, under the call's rounds column, a lock when it carried a requestState and its
-    findings, and under its times the server's time and whose the rest was (``time_words.waits``: a login's consent
+    findings, and under its times the server's time and whose the rest was (``wording.waits``: a login's consent
     page, the wait for its answers; a legacy server request has only the wait for our reply). ``startup``: its
     time includes the server's start-up; ``last``: it is the last row of its call (default: the last round, and no
     call details)."""

@@ -17,14 +17,15 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.ui.bridge import (
-    CallWasFinished,
-    CallWasStarted,
-    FindingWasRaised,
-    RoundWasStarted,
-    RoundWasUpdated,
-    SessionRowWasChanged,
+from inspector.timeline.model import (
+    CallFinished,
+    CallStarted,
+    FindingRaised,
+    RoundStarted,
+    RoundUpdated,
+    SessionRowChanged,
 )
+from inspector.ui.bridge import TimelineChanged
 from inspector.ui.keys import Key, bindings
 from inspector.ui.widgets.call_filter import CallFilter
 from inspector.ui.widgets.timeline_rows import (
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from rich.style import Style
     from textual import events
 
-    from inspector.session.timeline import Timeline
+    from inspector.timeline.model import Timeline
 
 
 class TimelineView(ScrollView, can_focus=True):
@@ -131,33 +132,28 @@ class TimelineView(ScrollView, can_focus=True):
             self.call_later(self._rebuild)
 
     # The timeline bridge posts here: the rows follow the model (the messages bubble on to the screen).
-    def on_call_was_started(self, message: CallWasStarted) -> None:
-        self.refresh_model(message.call.index)
-
-    def on_round_was_started(self, message: RoundWasStarted) -> None:
-        if message.round.index > 1:
-            self.auto_unfold(message.call.index)
-        self.refresh_model(message.call.index)
-
-    def on_round_was_updated(self, message: RoundWasUpdated) -> None:
-        self.refresh_model(message.call.index)
-
-    def on_call_was_finished(self, message: CallWasFinished) -> None:
-        self.work.cancelling.discard(message.call.index)
-        self.refresh_model(message.call.index)
-
-    def on_session_row_was_changed(self, message: SessionRowWasChanged) -> None:
-        self.refresh_model()
+    def on_timeline_changed(self, message: TimelineChanged) -> None:
+        match message.event:
+            case CallStarted(call) | RoundUpdated(call):
+                self.refresh_model(call.index)
+            case RoundStarted(call, round_):
+                if round_.index > 1:
+                    self.auto_unfold(call.index)
+                self.refresh_model(call.index)
+            case CallFinished(call):
+                self.work.cancelling.discard(call.index)
+                self.refresh_model(call.index)
+            case SessionRowChanged():
+                self.refresh_model()
+            case FindingRaised(finding):
+                count = len(message.timeline.findings)
+                self.border_subtitle = f"⚠ {count} finding{'s' if count != 1 else ''}"
+                self.refresh_model(finding.call_index)
 
     def cancelling(self, call: int) -> None:
         """The user cancelled ``call``: its row says "cancelling" from now until it has ended."""
         self.work.cancelling.add(call)
         self.refresh_model(call)
-
-    def on_finding_was_raised(self, message: FindingWasRaised) -> None:
-        count = len(message.timeline.findings)
-        self.border_subtitle = f"⚠ {count} finding{'s' if count != 1 else ''}"
-        self.refresh_model(message.finding.call_index)
 
     def auto_unfold(self, call: int) -> None:
         """Unfold a call that is running several rounds, unless the user folded it."""

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Final
 
 from rich.text import Text
 
-from inspector.headless.render import answer_summary
 from inspector.protocol.json_values import json_number
-from inspector.session.task_polling import hint_text
+from inspector.protocol.task_polling import hint_text
+from inspector.timeline.wording import answer_summary
 from inspector.ui.safe_text import one_line
 
 if TYPE_CHECKING:
     from rich.style import Style
 
-    from inspector.session.task_span import TaskState
-    from inspector.session.timeline import Call, Round
+    from inspector.timeline.model import Call, Round
+    from inspector.timeline.task_span import TaskState
 
 POLL_METHODS: Final = frozenset({"tasks/get"})
 """The rounds folded into the polls row: asking the task how it is."""

@@ -1,0 +1,1 @@
+"""Tools for the people who build the inspector: the SVG screenshots and the preview of every dialog."""

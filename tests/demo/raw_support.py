@@ -25,7 +25,10 @@ TASKS_META: dict[str, Any] = {
     "io.modelcontextprotocol/clientCapabilities": {**CAPABILITIES, "extensions": {TASKS_EXTENSION: {}}},
 }
 """The envelope of a request that declares the Tasks extension."""
-READ_TIMEOUT = 10.0
+READ_TIMEOUT = 30.0
+"""A bound on a hang, not a guess at how long it takes: on a 2-core machine running other suites (load average
+6 and more) a server has taken over 20 s to start and four concurrent CLI runs over 60 s; a wait that ends early
+when the event comes costs nothing more on an idle machine."""
 
 
 class RawStdio:

@@ -26,7 +26,7 @@ from rich.text import Text
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
 from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded, write_junit
 from inspector.cli.wiring import build_session, run_loop
-from inspector.headless.json_document import call_json, findings_json
+from inspector.headless.json_document import call_json, findings_json, session_json
 from inspector.headless.printed_timeline import print_timeline
 from inspector.headless.terminal import out_console
 from inspector.protocol.methods import request_label
@@ -217,6 +217,7 @@ def replay(
             "protocolVersion": timeline.era.version if timeline.era else None,
             "server": timeline.server_info,
             "calls": [call_json(c, timeline) for c in timeline.calls],
+            **session_json(timeline),
             **findings_json(timeline.findings, timeline.findings.by_code),
         }
         sys.stdout.write(json_text(doc) + "\n")

@@ -9,6 +9,7 @@ from inspector.protocol.jsonrpc import JsonObject
 from inspector.timeline.listen_span import ListenSpan
 from inspector.timeline.model import Call, Finding, GivenAnswer, Round, Timeline
 from inspector.timeline.outcome import Outcome
+from inspector.timeline.server_requests import ServerRequests
 from inspector.timeline.task_span import TaskSpan
 from inspector.timeline.time_split import TimeSplit
 from inspector.timeline.wire import WireMessage
@@ -167,6 +168,26 @@ def rounds_json(call: Call, timeline: Timeline | None = None) -> list[JsonObject
     ]
 
 
+def server_requests_json(requests: ServerRequests[Round], prefix: str) -> JsonObject:
+    """How many server requests came and of which method (``{prefix}Count``, ``{prefix}sByMethod``)."""
+    return {f"{prefix}Count": requests.count, f"{prefix}sByMethod": dict(requests.by_method)}
+
+
+def later_requests_json(call: Call) -> JsonObject:
+    """A flooded call's server requests past its rounds: the newest kept, and how many came."""
+    requests = call.server_requests
+    if not requests.kept:
+        return {}
+    return {**server_requests_json(requests, "serverRequest"), "laterServerRequests": [round_json(r) for r in requests]}
+
+
+def session_json(timeline: Timeline) -> JsonObject:
+    """The session rows (server requests of no call) kept, the newest, and how many came when not all are kept."""
+    rows = timeline.session
+    counts = server_requests_json(rows, "sessionRequest") if rows.left_out else {}
+    return {"session": [round_json(r) for r in rows], **counts}
+
+
 def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
     """A call and its rounds."""
     return {
@@ -178,6 +199,7 @@ def call_json(call: Call, timeline: Timeline | None = None) -> JsonObject:
         "detail": call.status_detail or None,
         **call_times_json(call),
         "rounds": rounds_json(call, timeline),
+        **later_requests_json(call),
         **findings_json(call.all_findings(), call.findings_by_code()),
         "task": task_json(call.task) if call.task is not None else None,
         "listen": listen_json(call.listen) if call.listen is not None else None,
@@ -213,10 +235,11 @@ def outcome_document(outcome: Outcome, timeline: Timeline, **extra: Any) -> Json
         "transport": timeline.transport,
         **(call_times_json(call) if call is not None else {}),
         "rounds": rounds_json(call, timeline) if call is not None else [],
+        **(later_requests_json(call) if call is not None else {}),
         **from_cache_json(call),
         "task": task_json(call.task) if call is not None and call.task is not None else None,
         "listen": listen_json(call.listen) if call is not None and call.listen is not None else None,
-        "session": [round_json(r) for r in timeline.session],
+        **session_json(timeline),
         **findings_json(timeline.findings, timeline.findings.by_code),
     }
     if timeline.auth:

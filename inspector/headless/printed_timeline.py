@@ -234,6 +234,11 @@ def call_block(call: Call, timeline: Timeline | None = None, leave_out: str = ""
         note = STARTUP if timeline is not None and includes_startup(timeline, call, round_) else ""
         split = times[id(round_)]
         lines.extend(round_lines(round_, i == len(rounds) - 1, split, note, call.method))
+    requests = call.server_requests
+    if (
+        requests.kept
+    ):  # (more server requests than the rounds hold: how many came; --json has the newest, the recording every one)
+        lines.append(Text(f"  {requests.said_for_call(requests.limit, 0)}{by_method(requests.by_method)}", style="dim"))
     lines.extend(finding_line(f) for f in call.findings if not (leave_out and f.message == leave_out))
     lines.extend(fold_lines(call.findings))
     said = {f.message for f in call.findings} | {leave_out}
@@ -295,6 +300,9 @@ def print_timeline(
         console.print(finding_line(found, ""))
     for line in fold_lines(timeline.findings, "", where=" in this session"):
         console.print(line)
+    rows = timeline.session
+    if rows.left_out:  # (a server that asks without end while no call is in flight: how many came)
+        console.print(Text(f"◆ session {rows.said('server request')}{by_method(rows.by_method)}", style="dim"))
     for wire in timeline.unmatched:  # the server's logs that came while no call was in flight: the session's
         if is_log(wire.message):
             console.print(log_line(wire.message, "◆ session "))

@@ -23,6 +23,7 @@ from inspector.timeline.cache_span import FromCache
 from inspector.timeline.kept_findings import KeptFindings
 from inspector.timeline.listen_span import ListenSpan
 from inspector.timeline.recent_events import Recent, RecentEvents, recent_lines
+from inspector.timeline.server_requests import ServerRequests, session_requests
 from inspector.timeline.task_span import TaskSpan
 from inspector.timeline.time_split import (
     NOBODY,
@@ -154,6 +155,9 @@ class Round:
     inferred_owner: bool = False
     """A legacy server request put on this call by inference (over stdio nothing on the wire names the call it
     interrupts: it went to the call in flight); the faces say so, in ``INFERRED_OWNER``'s words."""
+    folded: bool = False
+    """A legacy server request past the call's first ``KEPT_SERVER_REQUESTS``: never in ``Call.rounds``, among
+    ``Call.server_requests`` while it is one of the newest (its index is where it would have been)."""
     instance: str | None = None
     """Which server instance the request went to (``inspector lab`` routes rounds between instances A and B);
     None when the session spoke to one server only."""
@@ -195,6 +199,10 @@ class Call:
     """The params the user asked for, before ``_meta``, ``inputResponses`` and ``requestState`` were added."""
     started_at: float
     rounds: list[Round] = field(default_factory=list)
+    server_requests: ServerRequests[Round] = field(default_factory=ServerRequests)
+    """Every legacy server request of the call counted by method; its first ``KEPT_SERVER_REQUESTS`` are rounds (in
+    ``rounds``), the newest of the rest are kept here and never in ``rounds`` (a server that sends requests without
+    end must not fill the memory; the recording has them all)."""
     status: CallStatus = "pending"
     status_detail: str = ""
     """For a call that did not complete: what happened and what to try."""
@@ -406,9 +414,9 @@ class Timeline:
     unmatched: Recent[WireMessage] = field(default_factory=recent_lines)
     """Messages that belong to no call: garbage lines, responses to unknown ids, stray notifications (counted, the
     newest kept)."""
-    session: list[Round] = field(default_factory=list)
+    session: ServerRequests[Round] = field(default_factory=session_requests)
     """Server requests that belong to no call (``roots/list`` right after ``initialize``), in order, with our
-    answers: session rows, never a round of a call."""
+    answers: session rows, never a round of a call; every one counted by method, the newest kept."""
     auth: list[AuthStep] = field(default_factory=list)
     """Every OAuth step of the session, in order (each also on its call's ``auth``, when it had one)."""
     connected: bool = False

@@ -3,7 +3,9 @@ A call that gets 100,000 progress notifications, a subscription flooded with 200
 call drowned in 300,000 malformed messages (a finding each) keep a flat memory (the process's peak RSS, read from
 ``/proc`` while it runs, under a bound the unbounded timeline passed well before the end: it held every notification,
 186 MB after 86,000 events, and every finding, 143 MB after 300,000), while the recording has every one and the
-printed timeline, ``--json`` and ``replay`` say how many came. A task the server never ends is cancelled at
+printed timeline, ``--json`` and ``replay`` say how many came; a legacy server that sends requests without end
+(50,000 ``roots/list`` of no call, 50,000 ``ping`` during a call: 498 MB when each was kept) has each answered and
+recorded, and its call and the session keep counts and the first or newest. A task the server never ends is cancelled at
 ``--task-timeout`` (``tasks/cancel`` in the 2026 and the 2025-11-25 forms, which the server logs), with a
 ``task-timeout`` finding and exit 3."""
 
@@ -25,6 +27,7 @@ from printed_text import says
 
 from inspector.timeline.kept_findings import KEPT_PER_CODE
 from inspector.timeline.recent_events import KEPT_EVENTS
+from inspector.timeline.server_requests import KEPT_SERVER_REQUESTS
 
 pytestmark = [pytest.mark.external, pytest.mark.timeout(240)]  # (external: these tests start processes)
 
@@ -203,6 +206,40 @@ def test_a_flood_of_malformed_messages_keeps_a_flat_memory_and_says_how_many_fin
     assert doc["findingCount"] == sum(doc["findingsByCode"].values())
     codes = [found["code"] for found in doc["findings"]]
     assert codes.count("invalid-message") == KEPT_PER_CODE and codes.count("unknown-response-id") == KEPT_PER_CODE
+
+
+def test_a_legacy_server_asking_without_end_keeps_a_flat_memory_and_every_request_is_answered(tmp_path: Path) -> None:
+    """A 2025 server sends 50,000 ``roots/list`` while no call that asks the user is in flight (session rows), then
+    50,000 ``ping`` during one tools/call (rounds of it), each batch's replies read before the next: each was a round
+    or a row kept whole, and 50,000 of each peaked at 498 MB. The call keeps its first and newest, the session its
+    newest, both count every one; the server ends only once every request was answered, the recording has them all,
+    and the printed timeline and ``replay --json`` say how many came."""
+    recording = tmp_path / "asking.jsonl"
+    count = 50_000  # (the unbounded timeline was at 498 MB here; 200,000 of each peak at the same 60 MB, in 30 s)
+    run = run_measured(
+        "call", "echo", "--server", bad_server_spec("request-flood"), "--record", str(recording), env=flood_env(count)
+    )
+    assert run.peak_mb < PEAK_MB, f"peak RSS {run.peak_mb:.0f} MB for {count:,} requests of each kind"
+    assert run.code == 0, run.stderr[-2000:]
+    print(f"\n{count:,} ping and {count:,} roots/list: peak RSS {run.peak_mb:.0f} MB in {run.seconds:.1f} s")
+    assert says(run.stdout, f"done after {count} ping requests"), "every request was answered (the server waits)"
+    assert says(
+        run.stdout,
+        f"{count:,} server requests (first {KEPT_SERVER_REQUESTS} shown) · ping {count:,}",
+        f"◆ session {count:,} server requests (last {KEPT_SERVER_REQUESTS} shown) · roots/list {count:,}",
+    ), run.stdout[-3000:]
+    assert len(run.stdout.splitlines()) < 3 * KEPT_SERVER_REQUESTS, "a round a line for the first ones only"
+    assert recorded(recording, "ping") == count and recorded(recording, "roots/list") == count
+
+    replayed = run_measured("replay", str(recording), "--json", env=flood_env(0))
+    assert replayed.code == 0, replayed.stderr[-2000:]
+    doc = json.loads(replayed.stdout)
+    (echo,) = [c for c in doc["calls"] if c["method"] == "tools/call"]
+    assert echo["serverRequestCount"] == count and echo["serverRequestsByMethod"] == {"ping": count}
+    assert len(echo["laterServerRequests"]) == KEPT_SERVER_REQUESTS
+    assert echo["laterServerRequests"][-1]["id"] == f"flood-{count - 1}", "the newest kept"
+    assert doc["sessionRequestCount"] == count and doc["sessionRequestsByMethod"] == {"roots/list": count}
+    assert len(doc["session"]) == KEPT_SERVER_REQUESTS
 
 
 @pytest.mark.parametrize(("mode", "era"), [("task-forever", "modern"), ("task-forever-legacy", "legacy")])

@@ -127,6 +127,11 @@ def _given(record: Record, t: float) -> GivenAnswer:
 def _session_answer(state: BuildState, record: Record, t: float) -> None:
     """Our answer to a server request of no call (a session row)."""
     server_request = record.get("server_request")
+    waiting = state.server_requests.get(server_request) if isinstance(server_request, int | str) else None
+    if waiting is not None and waiting[0] is None:  # (found even once newer rows pushed it out of the kept ones)
+        waiting[1].answers.append(_given(record, t))
+        state.timeline.emit(SessionRowChanged(waiting[1]))
+        return
     for round_ in reversed(state.timeline.session):
         if round_.request_id == server_request:
             round_.answers.append(_given(record, t))
@@ -137,6 +142,10 @@ def _session_answer(state: BuildState, record: Record, t: float) -> None:
 def _answer(state: BuildState, call: Call, record: Record, t: float) -> None:
     given = _given(record, t)
     server_request = record.get("server_request")
+    waiting = state.server_requests.get(server_request) if isinstance(server_request, int | str) else None
+    if waiting is not None and waiting[1].folded:  # (a request past the call's first: not among its rounds)
+        waiting[1].answers.append(given)
+        return
     for round_ in reversed(call.rounds):
         if server_request is not None and round_.kind == "server-request" and round_.request_id == server_request:
             break

@@ -39,7 +39,10 @@ def outgoing(state: BuildState, record: Record, t: float, parsed: WireParse) -> 
         round_.result_type = "error" if parsed.kind == "error" else "complete"
         if parsed.kind == "error" and parsed.message is not None:
             round_.error = parsed.message.get("error")
-        state.timeline.emit(RoundUpdated(owner, round_) if owner is not None else SessionRowChanged(round_))
+        if owner is None:
+            state.timeline.emit(SessionRowChanged(round_))
+        elif not round_.folded:
+            state.timeline.emit(RoundUpdated(owner, round_))
     elif call is not None and call.rounds:
         call.rounds[-1].notifications.append(wire)
         state.timeline.emit(RoundUpdated(call, call.rounds[-1]))
@@ -336,19 +339,29 @@ def _server_request(state: BuildState, parsed: WireParse, wire: WireMessage, rep
         inferred_owner=inferred,
     )
     round_.input_requests = _asked(parsed, params)
+    requests = call.server_requests
+    # The first ones are rounds of the call; the rest are counted and the newest kept apart, so that the rounds'
+    # indexes stay their places and a server that asks without end costs a fixed amount (timeline.server_requests).
+    round_.folded = requests.count >= requests.limit
+    if round_.folded:
+        requests.append(round_)
+    else:
+        requests.counted(round_.method)
     if state.timeline.era is not None and state.timeline.era.era == "modern":
         state.on_round("server-request-in-modern", f"the server sent a {parsed.method} request", call, round_)
-    call.rounds.append(round_)
+    if not round_.folded:
+        call.rounds.append(round_)
     build_results.check_forms(state, call, round_)
     if parsed.id is not None:
         state.server_requests[parsed.id] = (call, round_)
-    state.timeline.emit(RoundStarted(call, round_))
+    if not round_.folded:
+        state.timeline.emit(RoundStarted(call, round_))
 
 
 def _session_row(state: BuildState, parsed: WireParse, wire: WireMessage, params: Any) -> None:
     """A server request of no call: a row of the session, never a round of a call, never its status."""
     round_ = Round(
-        index=len(state.timeline.session) + 1,
+        index=state.timeline.session.count + 1,
         kind="server-request",
         request_id=parsed.id,
         method=parsed.method or "",

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 def session_round(timeline: Timeline, index: int) -> Round | None:
     """Session row ``index`` (1-based)."""
-    return timeline.session[index - 1] if 1 <= index <= len(timeline.session) else None
+    # (the newest rows are kept, so a row's place is not its index once a flood has pushed the oldest out)
+    return next((round_ for round_ in reversed(timeline.session) if round_.index == index), None)
 
 
 def outcome(round_: Round) -> tuple[str, str]:

@@ -109,6 +109,9 @@ def call_details(call: Call) -> list[tuple[str, str]]:
     details = auth_steps.call_rows(call)
     if call.cached is not None:
         details.append(("state", call.cached.said()))
+    requests = call.server_requests
+    if requests.kept:  # (a server that asked more than the rounds hold: how many came; the recording has them all)
+        details.append(("state", requests.said_for_call(requests.limit, 0)))
     details += [("finding", f"⚠ {f.code}: {f.message}") for f in call.findings]
     if call.status_detail and call.status != "complete":
         details.append(("error", call.status_detail))

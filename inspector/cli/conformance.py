@@ -2,8 +2,11 @@
 
 The suite appends its test server's URL and sets ``MCP_CONFORMANCE_SCENARIO``, ``MCP_CONFORMANCE_PROTOCOL_VERSION``
 and ``MCP_CONFORMANCE_CONTEXT``. We connect at that version (2026-07-28: stateless; earlier: ``initialize``), list
-the tools, call each one (answering elicitations with the schema's defaults, the stub model for sampling), and exit
-0 only when every call completed. The suite's own checks judge the wire; we print our timeline to stderr.
+the tools, call each one (answering elicitations with the schema's defaults, the stub model for sampling), list
+skills where the Skills extension is declared (loading one, verified, only where the scenario's host loads one),
+list resources and prompts where offered (reading and getting the first few), and exit 0 only when every call
+completed (a skill that fails verification too: it was not loaded). The suite's own checks judge the wire; we
+print our timeline to stderr.
 
 Auth scenarios log in like any run, with three differences: the suite's authorization endpoint answers at once
 with a redirect, so the login follows it itself through the recorded client (no browser, no listener); the client
@@ -28,13 +31,22 @@ from inspector.headless.terminal import err_console
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
+from inspector.session.skills import SkillShelf
 from inspector.targets.target import Target
+from inspector.timeline.outcome import Outcome
 from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider, WorkloadAssertion
 from inspector.transport.oauth.token_store import open_store
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
 """The suite's fixed Client ID Metadata Document URL (basic-cimd expects exactly this client_id)."""
 PRESERVATION = "json-schema-2020-12-preservation"
+FEW = 3
+"""Resources read and prompts got per run: enough to exercise each method's request headers."""
+LOADS_A_SKILL = frozenset(
+    {"sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"}
+)
+"""Scenarios whose host loads a skill (the suite checks the fetched SKILL.md is verified and, when tampered, not
+used); in every other run skills are only listed, as a host lists them before anything asks for one."""
 WORKLOAD = "auth/wif-jwt-bearer"
 """Its context holds the workload's JWT (``valid_jwt``; also ``wrong_audience_jwt`` and ``expired_jwt``, which the
 suite keeps for negative runs: a valid one is what a workload's platform gives it)."""
@@ -175,6 +187,58 @@ async def _exercise(session: InspectorSession, context: dict[str, Any]) -> bool:
     ok = True
     for name, arguments in calls:
         outcome = await session.call_tool(name, arguments)
-        not_implemented = outcome.status == "error" and (outcome.error or {}).get("code") == -32601
-        ok = ok and (outcome.status in ("complete", "tool-error") or not_implemented)
+        ok = ok and (outcome.status in ("complete", "tool-error") or _not_implemented(outcome))
+    skills = SkillShelf(session)
+    skill_files: set[str] = set()
+    if skills.offered():
+        entries, failed = await skills.list_all()
+        ok = ok and failed is None
+        skill_files = {uri for entry in entries for uri in _file_uris(entry)}
+        if entries and os.environ.get("MCP_CONFORMANCE_SCENARIO", "") in LOADS_A_SKILL:
+            ok = (await skills.load(entries[0])).verified and ok
+    offered = session.timeline.server_capabilities or {}
+    if "resources" in offered:
+        ok = await _read_resources(session, skill_files) and ok
+    if "prompts" in offered:
+        ok = await _get_prompts(session) and ok
     return ok
+
+
+def _not_implemented(outcome: Outcome) -> bool:
+    return outcome.status == "error" and (outcome.error or {}).get("code") == -32601
+
+
+async def _read_resources(session: InspectorSession, skill_files: set[str]) -> bool:
+    """List the resources and read the first few; a skill's files are left alone (read only when it is loaded)."""
+    listed = await session.list_all("resources")
+    if not listed.ok or listed.result is None:
+        return _not_implemented(listed)
+    uris = [str(r.get("uri")) for r in listed.result.get("resources", []) if isinstance(r, dict) and r.get("uri")]
+    ok = True
+    for uri in [u for u in uris if u not in skill_files][:FEW]:
+        ok = (await session.read_resource(uri)).ok and ok
+    return ok
+
+
+async def _get_prompts(session: InspectorSession) -> bool:
+    """List the prompts and get the first few, each with a value for every argument it declares."""
+    listed = await session.list_all("prompts")
+    if not listed.ok or listed.result is None:
+        return _not_implemented(listed)
+    ok = True
+    for prompt in [p for p in listed.result.get("prompts", []) if isinstance(p, dict)][:FEW]:
+        ok = (await session.get_prompt(str(prompt.get("name")), prompt_arguments(prompt))).ok and ok
+    return ok
+
+
+def prompt_arguments(prompt: dict[str, Any]) -> dict[str, str]:
+    """A value for each argument the prompt declares (prompt arguments are strings)."""
+    declared = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else []
+    assert isinstance(declared, list)
+    return {str(arg["name"]): "test" for arg in declared if isinstance(arg, dict) and arg.get("name")}
+
+
+def _file_uris(entry: dict[str, Any]) -> list[str]:
+    files = entry.get("resources") if isinstance(entry.get("resources"), list) else []
+    assert isinstance(files, list)
+    return [str(entry.get("uri")), *(str(f.get("uri")) for f in files if isinstance(f, dict))]

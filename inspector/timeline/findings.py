@@ -38,6 +38,11 @@ CATALOG: Mapping[str, tuple[Severity, str]] = {
     "no-answer": ("warning", "Pass --answers FILE, --on-missing decline|cancel|defaults, or --stub-model."),
     "answer-refused": ("warning", "The answer does not satisfy the requestedSchema, so it was not sent."),
     "timeout": ("error", "The server did not answer within the request timeout; a cancellation was sent."),
+    "skill-unverified": (
+        "error",
+        "A fetched skill file MUST match its skills/list entry (size, sha256 digest, SKILL.md frontmatter); a host "
+        "MUST NOT use unverified content (SEP-2640), so nothing more of the skill was read.",
+    ),
     "transport": ("error", "The connection failed underneath JSON-RPC."),
     "disconnected": (
         "error",

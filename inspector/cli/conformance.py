@@ -31,7 +31,7 @@ from inspector.headless.terminal import err_console
 from inspector.protocol.envelope import LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
 from inspector.protocol.oauth import AuthorizationPrompt, Landing, LoginHelpers
 from inspector.session.session import InspectorSession
-from inspector.session.skills import SkillShelf
+from inspector.session.skill_shelf import SkillShelf
 from inspector.targets.target import Target
 from inspector.timeline.outcome import Outcome
 from inspector.transport.oauth.config import AuthConfig, Credentials, IdentityProvider, WorkloadAssertion

@@ -101,6 +101,17 @@ class Recent(Generic[Item]):
         return words if listed >= count else f"{words} (last {listed:,} shown)"
 
 
+def count_method(counts: dict[str, int], name: str) -> None:
+    """One more of ``name`` in ``counts``: at most ``METHODS_COUNTED`` names, the rest under ``OTHER_METHODS`` (a
+    server that makes up a method a message cannot grow the counts without end)."""
+    if name in counts:
+        counts[name] += 1
+    elif len(counts) < METHODS_COUNTED:
+        counts[name] = 1
+    else:
+        counts[OTHER_METHODS] = counts.get(OTHER_METHODS, 0) + 1
+
+
 def recent_lines() -> Recent[Item]:
     """A session's console lines or messages of no call, as the timeline keeps them (``KEPT_LINES``)."""
     return Recent(KEPT_LINES)
@@ -127,14 +138,7 @@ class RecentEvents(Recent[Event]):
         """One more came: counted (by its method too), and kept in place of the oldest when ``limit`` are kept."""
         self.count += 1
         method = item.message.get("method") if item.message is not None else None
-        name = method if isinstance(method, str) else NO_METHOD
-        counts = self.by_method
-        if name in counts:
-            counts[name] += 1
-        elif len(counts) < METHODS_COUNTED:
-            counts[name] = 1
-        else:
-            counts[OTHER_METHODS] = counts.get(OTHER_METHODS, 0) + 1
+        count_method(self.by_method, method if isinstance(method, str) else NO_METHOD)
         self.kept.append(item)
 
     def clear(self) -> None:

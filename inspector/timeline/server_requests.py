@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Protocol, TypeVar
 
-from inspector.timeline.recent_events import METHODS_COUNTED, OTHER_METHODS, Recent
+from inspector.timeline.recent_events import Recent, count_method
 
 KEPT_SERVER_REQUESTS: Final = 100
 """How many of a call's server requests stay rounds of it (the first), how many more are kept (the newest), and how
@@ -44,13 +44,7 @@ class ServerRequests(Recent[Request]):
     def counted(self, method: str) -> None:
         """One more came, kept elsewhere (a call's first ones are its rounds): counted only."""
         self.count += 1
-        counts = self.by_method
-        if method in counts:
-            counts[method] += 1
-        elif len(counts) < METHODS_COUNTED:
-            counts[method] = 1
-        else:
-            counts[OTHER_METHODS] = counts.get(OTHER_METHODS, 0) + 1
+        count_method(self.by_method, method)
 
     def append(self, item: Request) -> None:
         """One more came: counted by its method, and kept in place of the oldest when ``limit`` are kept."""

@@ -78,13 +78,18 @@ def status(screen: AuthScreen) -> str:
     return str(screen.query_one("#auth-status", Static).render())
 
 
-async def login_opened(pilot: Pilot[Any]) -> AuthScreen:
-    """Wait (bounded) for the login screen to be up, waiting for the person."""
+async def mounted_login(pilot: Pilot[Any]) -> tuple[AuthScreen, ScreenLogin]:
+    """Wait (bounded) for the login screen to be up, with the TUI's login on it."""
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen) and app.screen.is_mounted)
     screen = login_screen(pilot)
-    login = screen.login
-    assert login is not None
+    assert screen.login is not None
+    return screen, screen.login
+
+
+async def login_opened(pilot: Pilot[Any]) -> AuthScreen:
+    """Wait (bounded) for the login screen to be up, waiting for the person."""
+    screen, login = await mounted_login(pilot)
     await wait_for(pilot, lambda: login.waiting and login.now.state in ("opened", "no-browser"))
     await wait_for(pilot, lambda: "… authorization: waiting" in screen.query_one(AuthSteps).plain)
     await wait_for(pilot, lambda: "waiting for the browser to come back" in status(screen))
@@ -268,11 +273,7 @@ async def test_a_url_with_hidden_characters_is_neither_opened_nor_copied() -> No
 
 async def asking(pilot: Pilot[Any]) -> AuthScreen:
     """Wait (bounded) for the login screen to be up, asking about the login's addresses."""
-    app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen) and app.screen.is_mounted)
-    screen = login_screen(pilot)
-    login = screen.login
-    assert login is not None
+    screen, login = await mounted_login(pilot)
     await wait_for(pilot, lambda: login.confirming and "y goes on, n refuses" in status(screen))
     await wait_for(pilot, lambda: "… addresses: 1 warning" in screen.query_one(AuthSteps).plain)
     return screen

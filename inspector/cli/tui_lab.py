@@ -14,29 +14,23 @@ from pathlib import Path
 from secrets import token_hex
 from typing import TYPE_CHECKING
 
-from inspector.answers.build import build_answer_source
-from inspector.answers.source import AnswerSource
-from inspector.cli.demo_flows import example_answers_path
-from inspector.cli.lab_commands import CliTargets, demo_calls, demo_instances, shared_task_folder
 from inspector.cli.login_choices import LoginChoices
-from inspector.cli.options import ConnectOptions
-from inspector.cli.wiring import DEMO_COMMAND, default_recording_path, login_config
-from inspector.demo.in_process import NAME, serve
-from inspector.demo.server import build_server
-from inspector.lab.lab_calls import LabCall
-from inspector.lab.lab_run import Lab
-from inspector.lab.plan import LabOptions, LabTargets
-from inspector.paths import private_folder
-from inspector.session.recorder import Recorder
-from inspector.session.session import EraMode, InspectorSession
+from inspector.cli.wiring import DEMO_COMMAND
 from inspector.targets.target import Target, TargetError
-from inspector.timeline import records
-from inspector.transport.base import Transport
-from inspector.transport.memory import MemoryTransport, StepClock
 from inspector.ui.lab_port import LabAsk, LabChoice, LabRefused
 
 if TYPE_CHECKING:
+    from inspector.answers.source import AnswerSource
+    from inspector.lab.lab_calls import LabCall
+    from inspector.lab.lab_run import Lab
+    from inspector.lab.plan import LabTargets
     from inspector.protocol.oauth import Login
+    from inspector.session.session import EraMode, InspectorSession
+    from inspector.transport.base import Transport
+
+# The lab's runner, the CLI's lab wiring and the in-process demo (the SDK's server: a second of imports on the
+# 2-core machine) are imported when a run starts, not when the TUI does: the TUI imports this module before its
+# first frame (issue 33), and most sessions never open the Lab screen.
 
 
 def is_demo(target: Target) -> bool:
@@ -46,11 +40,16 @@ def is_demo(target: Target) -> bool:
 
 def demo_answers() -> AnswerSource:
     """What ``inspector lab --demo`` answers with: the demo's answers file, the stub model for sampling."""
+    from inspector.answers.build import build_answer_source
+    from inspector.cli.demo_flows import example_answers_path
+
     return build_answer_source(example_answers_path(), "fail", True, [])
 
 
 def suggested_demo_calls() -> list[LabChoice]:
     """The demo's flows, as the screen offers them."""
+    from inspector.cli.lab_commands import demo_calls
+
     return [LabChoice(call, "suggested") for call in demo_calls()]
 
 
@@ -63,6 +62,8 @@ def lab_calls(ask: LabAsk) -> list[LabCall]:
 
 def instances(ask: LabAsk) -> dict[str, Target]:
     """A and B for ``ask`` (see the module docstring)."""
+    from inspector.cli.lab_commands import demo_instances
+
     a = ask.target
     if is_demo(a) and not ask.instance_b.strip():
         return demo_instances(name=a.display_name)
@@ -105,6 +106,12 @@ class TuiLabFactory:
         return f"a second process of {target.display_name}" if target.kind == "stdio" else ""
 
     def start(self, ask: LabAsk, answers: AnswerSource) -> Lab:
+        from inspector.cli.lab_commands import CliTargets
+        from inspector.cli.options import ConnectOptions
+        from inspector.cli.wiring import default_recording_path, login_config
+        from inspector.lab.lab_run import Lab
+        from inspector.lab.plan import LabOptions
+
         targets = instances(ask)
         calls = lab_calls(ask)
         source = demo_answers() if is_demo(ask.target) else answers
@@ -120,6 +127,9 @@ class InProcessTargets:
     the same; sessions recorded under ``folder`` if given."""
 
     def __init__(self, folder: Path | None = None) -> None:
+        from inspector.cli.lab_commands import shared_task_folder
+        from inspector.transport.memory import StepClock
+
         self.folder = folder
         self.clock = StepClock()
         self.made: dict[str, str] = {}
@@ -133,13 +143,23 @@ class InProcessTargets:
         return ("A", "B")
 
     def describe(self, name: str) -> str:
+        from inspector.demo.in_process import NAME
+
         return f"{NAME} (in process)"
 
     def transport(self, name: str) -> Transport:
+        from inspector.demo.in_process import NAME, serve
+        from inspector.demo.server import build_server
+        from inspector.transport.memory import MemoryTransport
+
         server = serve(lambda: build_server(state_key=self.key, task_dir=self.tasks))
         return MemoryTransport(server, name=f"{NAME} {name}", clock=self.clock)
 
     def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:
+        from inspector.session.recorder import Recorder
+        from inspector.session.session import InspectorSession
+        from inspector.timeline import records
+
         recorder = None
         if self.folder is not None:
             path = self.folder / f"lab-{part}.jsonl"
@@ -168,6 +188,10 @@ class InProcessLabFactory:
         return "a second demo, in process"
 
     def start(self, ask: LabAsk, answers: AnswerSource) -> Lab:
+        from inspector.lab.lab_run import Lab
+        from inspector.lab.plan import LabOptions
+        from inspector.paths import private_folder
+
         folder = self.folder / f"lab-{len(self.runs) + 1}" if self.folder is not None else None
         if folder is not None:
             private_folder(folder)  # (its recordings are the user's alone)

@@ -4,6 +4,10 @@ The app holds no protocol logic: given the composition root's ``AppSettings``, i
 interactive answers source, and opens the connect screen (no target) or the main screen on a target's
 ``LiveSession``, which asks the injected ``session_factory`` for a session, or (``run_replay``) the main screen on a
 recording, read-only, with no session at all.
+
+The first frame is the main screen (or the connect screen), painted before the server has answered (issue 33): the
+screens and dialogs shown later (help, connect, lab, the composer, export, login) are imported when first shown, not
+with this module, so the process gets to that frame sooner (``tests/perf/bench_startup.py`` times it).
 """
 
 from __future__ import annotations
@@ -26,12 +30,9 @@ from inspector.ui.app_settings import AppSettings
 from inspector.ui.interactive_answers import InteractiveAnswers, questions_left
 from inspector.ui.key_hold import KeyHold, Settling
 from inspector.ui.keys import Key, bindings, gather_keys, typing, wants_tab
-from inspector.ui.lab.lab_screen import LabScreen
 from inspector.ui.main.live_session import LiveSession
 from inspector.ui.main.main_screen import MainScreen
 from inspector.ui.modals.dialog import open_dialog
-from inspector.ui.screens.connect import ConnectScreen
-from inspector.ui.screens.help import HelpScreen
 from inspector.ui.themes import DEFAULT_THEME, default_variables, load_themes, shipped_themes_dir
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from inspector.replay.loader import Loaded
     from inspector.targets.target import Target
     from inspector.timeline.model import Timeline
+    from inspector.ui.lab.lab_screen import LabScreen
     from inspector.ui.recorded import Recording
     from inspector.ui.session_port import SessionFactory, SessionPort
 
@@ -172,6 +174,8 @@ class InspectorApp(App[None]):
             screen.timeline_view.select_call(message.call, 1)
 
     def _choose_target(self) -> None:
+        from inspector.ui.screens.connect import ConnectScreen  # (when first shown: see the module docstring)
+
         def chosen(target: Target | None) -> None:
             if target is not None:
                 self.push_screen(self._main(target), lambda _: self._choose_target())
@@ -238,6 +242,8 @@ class InspectorApp(App[None]):
             self.screen.focus_previous()
 
     def action_help(self) -> None:
+        from inspector.ui.screens.help import HelpScreen  # (when first shown: see the module docstring)
+
         if not isinstance(self.screen, HelpScreen):
             recording = self.screen.recording if isinstance(self.screen, MainScreen) else None
             open_dialog(self, HelpScreen(gather_keys(self.screen, unavailable=True), recording))

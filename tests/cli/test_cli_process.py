@@ -47,6 +47,33 @@ def test_headless_commands_never_import_textual(args: tuple[str, ...]) -> None:
     assert "textual" not in names
 
 
+LATER: frozenset[str] = frozenset(
+    {
+        "mcp.server",  # the SDK's server: the Lab screen's in-process demo
+        "inspector.demo.in_process",
+        "inspector.lab.lab_run",
+        "inspector.ui.lab.lab_screen",
+        "inspector.ui.composer.compose_dialog",  # the composer: its form and its jsonschema checks
+        "inspector.ui.modals.answers_editor",
+        "inspector.ui.modals.export_dialog",
+        "inspector.ui.login.login_screen",
+        "inspector.ui.screens.help",
+        "inspector.ui.screens.connect",
+    }
+)
+"""What the TUI imports only when a screen or a dialog first opens, not before its first frame (issue 33)."""
+
+
+def test_the_tui_imports_no_dialog_lab_or_sdk_server_before_its_first_frame() -> None:
+    # What ``inspector connect CMD`` imports before it mounts the main screen: the command, then the TUI's modules.
+    probe = "import sys, inspector.cli, inspector.cli.tui, inspector.cli.tui_lab, inspector.ui.app; print(*sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    loaded = set(result.stdout.split())
+    assert "textual.app" in loaded, "the TUI's modules are there"
+    assert not LATER & loaded, f"imported before the first frame: {sorted(LATER & loaded)}"
+
+
 def wait_for_fifo(path: Path, timeout: float) -> str:
     """Block until a writer opens the FIFO and says something, at most ``timeout`` seconds."""
     said: list[str] = []

@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from inspector.ui.composer.compose_dialog import ComposeResultValue, ComposeScreen
 from inspector.ui.composer.resend import ComposePlan, EditedAnswers, answers_of, resend_plan
-from inspector.ui.modals.answers_editor import AnswersEditor
 from inspector.ui.modals.dialog import open_dialog
 
 if TYPE_CHECKING:
@@ -23,6 +21,11 @@ if TYPE_CHECKING:
     from inspector.answers.source import AnswerSource
     from inspector.protocol.methods import CatalogKind
     from inspector.timeline.model import Call
+    from inspector.ui.composer.compose_dialog import ComposeResultValue
+
+# The composer and the answers editor (the schema-driven form and its jsonschema checks: a tenth of a second of
+# imports) are imported when one first opens, not with the main screen, which must paint before its server has
+# answered (issue 33).
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,8 @@ class CallComposer:
 
     def compose(self, plan: ComposePlan, *, resend_of: int | None = None) -> None:
         """Open the composer on ``plan``, then make the call it composes (a template is read at its URI)."""
+        from inspector.ui.composer.compose_dialog import ComposeScreen
+
         kind = plan.kind
 
         def composed(value: ComposeResultValue | None) -> None:
@@ -93,6 +98,8 @@ class CallComposer:
             arguments = None if kind == "resources" else sent
             source = EditedAnswers(value, self.answers)
             self.send(CallRequest(kind, name, arguments, source, call.index))
+
+        from inspector.ui.modals.answers_editor import AnswersEditor
 
         open_dialog(self.app, AnswersEditor(call, round_, answers), edited)
         return None

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from inspector.ui.key_hold import hold_keys
-from inspector.ui.login.login_screen import AuthScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
 
     from inspector.targets.target import Target
     from inspector.timeline.model import Timeline, TimelineEvent
+    from inspector.ui.login.login_screen import AuthScreen
     from inspector.ui.login.tui_login import ScreenLogin
 
 
@@ -81,5 +81,7 @@ class LoginWatch:
             return
         target = host.target
         server = target.spec if target.source == "replay" else target.display_name  # (the recorded server)
+        from inspector.ui.login.login_screen import AuthScreen  # (when a login first shows: most servers have none)
+
         self._screen = AuthScreen(host.timeline, self.login, server, hold=hold_keys(host.app))
         host.app.push_screen(self._screen)

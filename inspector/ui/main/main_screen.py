@@ -38,7 +38,6 @@ from inspector.ui.detail.detail_view import DetailView
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import hold_keys, released
 from inspector.ui.keys import Key, bindings, typing
-from inspector.ui.lab.lab_screen import LabScreen
 from inspector.ui.lab.offered_calls import offered
 from inspector.ui.login.login_watch import LoginWatch
 from inspector.ui.main.detail_show import DetailShow
@@ -47,7 +46,6 @@ from inspector.ui.main.long_work import LongWork
 from inspector.ui.main.pane_layout import PANES, Pane, PaneLayout, Panes
 from inspector.ui.main.replay_walk import ReplayWalk
 from inspector.ui.modals.dialog import open_dialog
-from inspector.ui.modals.export_dialog import CallToExport, ExportModal
 from inspector.ui.recorded import READ_ONLY, Recording
 from inspector.ui.widgets.call_keys import CallKeys
 from inspector.ui.widgets.catalog import Catalog, CatalogList
@@ -162,6 +160,9 @@ class MainScreen(Screen[None]):
         return self.live.session if self.live is not None else None
 
     def compose(self) -> ComposeResult:
+        # The panes the size shows, as classes before any pane is mounted: set once mounted, they restyled every
+        # widget of the screen a second time before its first frame (a tenth of a second at start, issue 33).
+        self._set_layout_classes(self.layout_panes.resized(*self.app.size))
         yield SessionHeader(id="header")
         with CallKeys(id="panes"):
             with Horizontal(id="body"):
@@ -221,7 +222,9 @@ class MainScreen(Screen[None]):
                 self.query_one(CatalogList).focus()
             else:
                 self.timeline_view.focus()
-            self.connect()
+            # Once the screen is on the terminal (issue 33: the first frame before the server answers): building
+            # the session and starting its server no longer run ahead of the first paint.
+            self.call_after_refresh(self.connect)
 
     # ------------------------------------------------------------------------------------------------ layout
     def on_resize(self, event: events.Resize) -> None:
@@ -230,16 +233,19 @@ class MainScreen(Screen[None]):
     def _lay_out(self, panes: Panes) -> None:
         """Apply ``panes`` (the CSS reads the classes); a pane hidden with the focus in it hands it to the
         timeline, so the keys typed next still land somewhere visible."""
-        wanted = panes.classes()
-        if wanted != LAYOUT_CLASSES & set(self.classes):
-            # (one set_classes: a remove_class then an add_class restyled every widget of the screen twice; the
-            # restyle was a quarter of a resize's profile. bench_tui.py times a resize to its frame)
-            self.set_classes((set(self.classes) - LAYOUT_CLASSES) | wanted)
+        self._set_layout_classes(panes)
         focused = self.focused
         hidden = [self.query_one(PANE_IDS[pane]) for pane in PANES if not getattr(panes, pane)]
         if focused is not None and any(focused is pane or pane in focused.ancestors for pane in hidden):
             self.timeline_view.focus()
         self.refresh_bindings()
+
+    def _set_layout_classes(self, panes: Panes) -> None:
+        wanted = panes.classes()
+        if wanted != LAYOUT_CLASSES & set(self.classes):
+            # (one set_classes: a remove_class then an add_class restyled every widget of the screen twice; the
+            # restyle was a quarter of a resize's profile. bench_tui.py times a resize to its frame)
+            self.set_classes((set(self.classes) - LAYOUT_CLASSES) | wanted)
 
     def action_pane(self, pane: Pane) -> None:
         """``C`` the catalog, ``D`` the detail (and the requestState panel), the backtick the console: shown or
@@ -449,6 +455,8 @@ class MainScreen(Screen[None]):
     @on(CallKeys.ExportRequested)
     def _export(self, event: CallKeys.ExportRequested) -> None:
         header = self.walk.recording.header if self.walk is not None else None
+        from inspector.ui.modals.export_dialog import CallToExport, ExportModal  # (when first opened: see ui/app.py)
+
         with released(event.hold):
             exported = CallToExport(self.timeline, event.call.index, event.round, header)
             open_dialog(self.app, ExportModal(exported))
@@ -535,6 +543,8 @@ class MainScreen(Screen[None]):
         if self.lab is None:
             self.notify("the lab is not available here", severity="warning")
             return
+        from inspector.ui.lab.lab_screen import LabScreen  # (when first opened: see ui/app.py)
+
         tools = self.query_one(Catalog).items.get("tools", [])
         choices = offered(self.timeline, self.lab.suggested(self.target), tools)
         self.app.push_screen(LabScreen(self.lab, self.target, choices, self.answers, hold=hold_keys(self.app)))

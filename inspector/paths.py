@@ -1,7 +1,7 @@
 """Where the inspector keeps its files: one place, so every face and every test agrees.
 
-``$INSPECTOR_DATA_DIR`` / ``$INSPECTOR_CONFIG_DIR`` override the platform's user folders (platformdirs); the test
-suite sets both, so no test ever writes to a user's folders.
+``$INSPECTOR_DATA_DIR`` / ``$INSPECTOR_CONFIG_DIR`` / ``$INSPECTOR_CACHE_DIR`` override the platform's user folders
+(platformdirs); the test suite sets all three, so no test ever writes to a user's folders.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Final
 APP: Final = "inspector"
 DATA_ENV: Final = "INSPECTOR_DATA_DIR"
 CONFIG_ENV: Final = "INSPECTOR_CONFIG_DIR"
+CACHE_ENV: Final = "INSPECTOR_CACHE_DIR"
 
 
 def data_dir() -> Path:
@@ -33,6 +34,16 @@ def config_dir() -> Path:
     from platformdirs import user_config_path
 
     return user_config_path(APP)
+
+
+def cache_dir() -> Path:
+    """The inspector's cache folder (what it can build again: the result models' schemas)."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP)
 
 
 PRIVATE_FILE: Final = 0o600

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
@@ -16,6 +19,13 @@ import pytest
 # for the whole run (module-scoped servers start before any function fixture), inherited by every subprocess;
 # the task flows' own tests (tests/demo) pass the scale they need.
 os.environ.setdefault("INSPECTOR_DEMO_TASK_SCALE", "0.1")
+
+# The official result models' schemas (inspector/timeline/result_models.py) are kept in one cache folder for the
+# whole run, never the user's: the first process of the run that validates a result builds each, every later one
+# reads it. Made by the first process that loads this file (xdist's workers and every subprocess inherit it).
+if "INSPECTOR_CACHE_DIR" not in os.environ:
+    os.environ["INSPECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="inspector-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["INSPECTOR_CACHE_DIR"], ignore_errors=True)
 
 BAD_SERVER = Path(__file__).parent / "fixtures" / "bad_server.py"
 """The misbehaving stdio MCP server (stdlib only); its docstring lists the modes."""

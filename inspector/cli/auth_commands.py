@@ -5,23 +5,21 @@ for CI, which runs with ``--no-login`` and a login made beforehand)."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, connects
-from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded
-from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.auth_render import LiveSteps, expiry_text, login_summary, status_json, status_view
-from inspector.headless.json_document import split_json
-from inspector.headless.terminal import out_console
-from inspector.protocol.oauth import NOT_STORED
 from inspector.protocol.sanitize import json_text, one_line
-from inspector.timeline.model import TimelineEvent
-from inspector.timeline.outcome import EXIT_CONNECT
-from inspector.timeline.time_split import login_split
-from inspector.transport.oauth.token_store import StoreError, TokenStore, open_store
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from inspector.timeline.model import TimelineEvent
+    from inspector.transport.oauth.token_store import TokenStore
+
+# `inspector --help` imports this module: the session, the token store and the login's rendering are imported by
+# the command that uses them (tests/perf/bench_cold.py).
 
 UrlArg = Annotated[str, typer.Argument(help="The MCP server's http(s) URL.")]
 
@@ -35,6 +33,17 @@ def login(
 ) -> None:
     """Log in to a server (OAuth): discovery, registration, the browser, the token; each step printed as it
     happens. The login is stored for every later command (exit 0 logged in, 3 the login failed)."""
+    from rich.text import Text
+
+    from inspector.cli.run import connect_or_report, error_console, say_recorded
+    from inspector.cli.wiring import build_session, login_config, run_loop
+    from inspector.headless.auth_render import LiveSteps, login_summary
+    from inspector.headless.json_document import split_json
+    from inspector.headless.terminal import out_console
+    from inspector.protocol.oauth import NOT_STORED
+    from inspector.timeline.outcome import EXIT_CONNECT
+    from inspector.timeline.time_split import login_split
+
     target = opts.target(url)
     if target.kind != "http":
         raise typer.BadParameter("a login needs an http(s) URL")
@@ -112,6 +121,9 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """The stored logins: server, issuer, client, scope, expiry, refresh token (read without touching a secret)."""
+    from inspector.headless.auth_render import status_json, status_view
+    from inspector.headless.terminal import out_console
+
     store = _store()
     found = [entry for entry in store.summaries() if url is None or entry.get("server") == url]
     if as_json:
@@ -131,12 +143,17 @@ def logout(
     ] = False,
 ) -> None:
     """Revoke the stored tokens where the server offers revocation, then forget the login."""
+    from rich.text import Text
+
+    from inspector.cli.wiring import run_loop
+    from inspector.headless.terminal import out_console
+
     store = _store()
     record = store.load(url)
     if record is None:
         out_console().print(f"no stored login for {one_line(url, 120)}")
         raise typer.Exit(1)
-    from inspector.transport.oauth.revoke import revoke
+    from inspector.transport.oauth.revoke import revoke  # (the login machinery only where it is used)
 
     console = out_console()
     for line in run_loop(revoke(record)):
@@ -150,6 +167,9 @@ def logout(
 
 
 def _store() -> TokenStore:
+    from inspector.cli.run import say_error
+    from inspector.transport.oauth.token_store import StoreError, open_store
+
     try:
         return open_store()
     except StoreError as bad:
@@ -164,6 +184,8 @@ def _forget_tokens(store: TokenStore, server: str) -> None:
 
 
 def _summary(store: TokenStore, server: str) -> dict[str, Any] | None:
+    from inspector.headless.auth_render import expiry_text, status_json
+
     for entry in store.summaries():
         if entry.get("server") == server:
             return status_json(entry) | {"expires": expiry_text(entry)}
@@ -171,6 +193,8 @@ def _summary(store: TokenStore, server: str) -> dict[str, Any] | None:
 
 
 def _said(what: str, summary: dict[str, Any], where: str) -> Text:
+    from rich.text import Text
+
     text = Text(f"{what} {one_line(str(summary['server']), 120)}", style="bold green")
     text.append(
         f": issuer {one_line(str(summary['issuer']), 100)}, client {one_line(str(summary['clientId']), 80)} "

@@ -5,23 +5,22 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import RenderableType
 
 from inspector.cli.options import ConnectOptions, Group, connects, json_object, writable_recording
-from inspector.cli.run import NotOffered, connect_or_report, error_console, run_and_exit, say_recorded
-from inspector.cli.wiring import build_session, login_config, run_loop
-from inspector.headless.list_table import cache_line, listing_table, weight_json
-from inspector.headless.load_runner import DRAIN_S, Unanswered, run_load
-from inspector.headless.printed_timeline import finding_line
-from inspector.headless.terminal import out_console
+from inspector.headless.load_runner import DRAIN_S
 from inspector.protocol.methods import CATALOG
-from inspector.protocol.sanitize import json_text
-from inspector.session.heap import FreezingHeap
-from inspector.session.session import InspectorSession
-from inspector.timeline.outcome import EXIT_CONNECT, Outcome
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from inspector.session.session import InspectorSession
+    from inspector.timeline.outcome import Outcome
+
+# `inspector --help` imports this module: what only runs a command (the session, the printed timeline) is imported
+# in the command that runs it (tests/perf/bench_cold.py).
 
 ArgsOpt = Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object.")]
 ONE_CALL = (
@@ -37,6 +36,8 @@ def call(
 ) -> None:
     """Call a tool, answering every input request, and print its timeline (exit 0 complete, 1 isError,
     3 transport, 4 JSON-RPC error, 5 no answer, 6 round cap)."""
+    from inspector.cli.run import run_and_exit
+
     arguments = json_object(args, "--args")
 
     async def operation(session: InspectorSession) -> Outcome:
@@ -67,6 +68,9 @@ def list_(
     what was listed (names whole, the description cut to the width; for tools, prompts and templates what a host
     hands a model of each, in bytes and estimated tokens, and the total); --json gives the items in full, and their
     weight. A kind the server did not declare is not asked for (exit 7; --force asks anyway)."""
+    from inspector.cli.run import NotOffered, run_and_exit
+    from inspector.headless.list_table import listing_table, weight_json
+
     if kind not in CATALOG:
         *others, last = CATALOG
         raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
@@ -91,6 +95,8 @@ def prompt(
     name: Annotated[str, typer.Argument(help="The prompt to get.")], args: ArgsOpt = None, *, opts: ConnectOptions
 ) -> None:
     """Get a prompt, answering every input request (``--args``: a JSON object of strings)."""
+    from inspector.cli.run import run_and_exit
+
     arguments = {k: str(v) for k, v in json_object(args, "--args").items()}
 
     async def operation(session: InspectorSession) -> Outcome:
@@ -102,6 +108,8 @@ def prompt(
 @connects(*ONE_CALL)
 def read(uri: Annotated[str, typer.Argument(help="The resource URI to read.")], *, opts: ConnectOptions) -> None:
     """Read a resource, answering every input request; its caching hints (ttlMs, cacheScope) under the timeline."""
+    from inspector.cli.run import run_and_exit
+    from inspector.headless.list_table import cache_line
 
     async def operation(session: InspectorSession) -> Outcome:
         return await session.read_resource(uri)
@@ -146,6 +154,15 @@ def load(
 ) -> None:
     """Call one tool repeatedly and report throughput, latency percentiles, errors and the findings the calls raised
     (like the official Inspector's --load); exit 1 when a call failed or was still unanswered after the drain."""
+    from inspector.cli.run import connect_or_report, error_console, say_recorded
+    from inspector.cli.wiring import build_session, login_config, run_loop
+    from inspector.headless.load_runner import Unanswered, run_load
+    from inspector.headless.printed_timeline import finding_line
+    from inspector.headless.terminal import out_console
+    from inspector.protocol.sanitize import json_text
+    from inspector.session.heap import FreezingHeap
+    from inspector.timeline.outcome import EXIT_CONNECT
+
     arguments = json_object(args, "--args")
     target = opts.target()
     source = opts.answer_source()

@@ -9,42 +9,34 @@ instance). The checks are ``inspector.lab``'s. Exit 0 every check passed, 1 one 
 
 from __future__ import annotations
 
-import atexit
-import secrets as token
 import shlex
-import shutil
 import sys
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperCommand
 
-from inspector.answers.source import AnswerSource
-from inspector.cli.demo_flows import DEMO_FLOWS, example_answers_path
 from inspector.cli.options import ConnectOptions, Group, connects, ignore_patterns
-from inspector.cli.run import error_console, say_error, write_junit
-from inspector.cli.wiring import DEMO_COMMAND, build_transport, login_config, run_loop, session_over
 from inspector.demo.flaw_names import FLAWS, STATE_KEY_ENV, TASK_DIR_ENV
-from inspector.headless.terminal import out_console
-from inspector.lab.lab_calls import LabCall, tool_call
-from inspector.lab.lab_events import LabEvent, RowAdded, StageStarted
-from inspector.lab.plan import CHECKS, LabOptions, calls_from_recording
-from inspector.lab.report_formats import junit_xml, print_report, report_json
 from inspector.protocol.json_input import parse_object
 from inspector.protocol.redact import REDACTED
 from inspector.protocol.sanitize import clean, json_text
-from inspector.replay.loader import RecordingError, build_loaded, load_recording
-from inspector.session.session import EraMode, InspectorSession
 from inspector.targets.target import Target
-from inspector.transport.base import Transport
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from inspector.answers.source import AnswerSource
+    from inspector.lab.lab_calls import LabCall
+    from inspector.lab.lab_events import LabEvent
+    from inspector.session.session import EraMode, InspectorSession
+    from inspector.transport.base import Transport
     from inspector.transport.oauth.config import AuthConfig
+
+# `inspector --help` imports this module: the lab, the session and the transports are imported where they are used
+# (tests/perf/bench_cold.py).
 
 CALLS_META: Final = "inspector.lab.lab_calls"
 DEMO_EXTRA: Final = [("tool", "update_work_item", {"workItemId": 4343, "fields": {"state": "Resolved"}})]
@@ -117,6 +109,8 @@ class CliTargets:
         return spec
 
     def transport(self, name: str) -> Transport:
+        from inspector.cli.wiring import build_transport
+
         return build_transport(self.targets[name], self.auth.get(name))
 
     def _path(self, part: str) -> Path | None:
@@ -125,6 +119,8 @@ class CliTargets:
         return self.record if part == "main" else self.record.with_name(f"{self.record.stem}-{part}.jsonl")
 
     def session(self, transport: Transport, answers: AnswerSource, *, era: EraMode, part: str) -> InspectorSession:
+        from inspector.cli.wiring import session_over
+
         path = self._path(part)
         if path is not None:
             self._made[part] = str(path)
@@ -146,6 +142,10 @@ class CliTargets:
 def shared_task_folder() -> Path:
     """A new folder for two demo processes to keep their tasks in (``demo/task_share.py``), gone when this process
     ends (a lab run is over by then)."""
+    import atexit
+    import shutil
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix="inspector-lab-tasks-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return Path(folder)
@@ -154,8 +154,12 @@ def shared_task_folder() -> Path:
 def demo_instances(flaw: str | None = None, name: str = "inspector demo-server") -> dict[str, Target]:
     """A and B as two processes of the demo (with ``flaw``), sealing requestState under one key and keeping their
     tasks in one folder, as a well-run deployment would (the flaws own-key and own-tasks aside)."""
+    import secrets
+
+    from inspector.cli.wiring import DEMO_COMMAND
+
     command = [*DEMO_COMMAND, *(["--flaw", flaw] if flaw else [])]
-    env = {STATE_KEY_ENV: token.token_hex(32), TASK_DIR_ENV: str(shared_task_folder())}
+    env = {STATE_KEY_ENV: secrets.token_hex(32), TASK_DIR_ENV: str(shared_task_folder())}
     named = name + (f" --flaw {flaw}" if flaw else "")
     target = Target.from_spec(shlex.join(command), env=env, secret_names={STATE_KEY_ENV}, name=named)
     return {"A": target, "B": target}
@@ -163,6 +167,9 @@ def demo_instances(flaw: str | None = None, name: str = "inspector demo-server")
 
 def demo_calls() -> list[LabCall]:
     """The demo's flows as lab calls (and a second ``update_work_item``, whose state ``tamper`` swaps in)."""
+    from inspector.cli.demo_flows import DEMO_FLOWS
+    from inspector.lab.lab_calls import LabCall, tool_call
+
     calls: list[LabCall] = []
     for kind, name, args in [*DEMO_FLOWS, *DEMO_EXTRA]:
         if kind == "tool":
@@ -193,6 +200,10 @@ def _instances(opts: ConnectOptions, servers: list[str], flaw: str | None, demo:
 
 
 def _calls(pairs: list[tuple[str, str | None]], recording: Path | None, demo: bool) -> list[LabCall]:
+    from inspector.lab.lab_calls import tool_call
+    from inspector.lab.plan import calls_from_recording
+    from inspector.replay.loader import RecordingError, build_loaded, load_recording
+
     calls: list[LabCall] = []
     if recording is not None:
         try:
@@ -215,6 +226,10 @@ def _calls(pairs: list[tuple[str, str | None]], recording: Path | None, demo: bo
 
 
 def _progress(console: Console) -> Any:
+    from rich.text import Text
+
+    from inspector.lab.lab_events import RowAdded, StageStarted
+
     def listen(event: LabEvent) -> None:
         if isinstance(event, StageStarted):
             console.print(Text(f"lab: {event.stage}", style="bold") + Text(f" · {clean(event.detail)}", style="dim"))
@@ -256,6 +271,13 @@ def lab(
     every call on B; each multi-round call crossing instances at every retry; a task made on A, looked up on B.
     `tamper`: every requestState sent back altered (experiments), the server must refuse. `eras`: the same calls
     in both eras, and the era probe's verdict. Exit 0 all passed, 1 a check failed, 2 usage, 3 connection."""
+    from inspector.cli.demo_flows import example_answers_path
+    from inspector.cli.run import error_console, say_error, write_junit
+    from inspector.cli.wiring import login_config, run_loop
+    from inspector.headless.terminal import out_console
+    from inspector.lab.plan import CHECKS, LabOptions
+    from inspector.lab.report_formats import junit_xml, print_report, report_json
+
     if check is not None and check not in CHECKS:
         raise typer.BadParameter(f"CHECK must be one of {', '.join(CHECKS)} (or none: all three)")
     if flaw is not None and flaw not in FLAWS:
@@ -273,7 +295,7 @@ def lab(
     options = LabOptions(calls, (check,) if check else CHECKS, patterns, era=opts.era_mode())
     logins = {name: login_config(target, opts.login(), error_console()) for name, target in targets.items()}
     cli_targets = CliTargets(targets, opts, record=opts.recording(), auth=logins)
-    from inspector.lab.lab_run import Lab  # the lab itself only when it runs: `inspector --help` stays light
+    from inspector.lab.lab_run import Lab
 
     runner = Lab(cli_targets, source, options)
     runner.subscribe(_progress(error_console()))

@@ -9,21 +9,25 @@ subscription's call (its acknowledgement, every event, how it ended) is printed,
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import signal
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from inspector.cli.options import ConnectOptions, Group, connects
-from inspector.cli.run import NOT_OFFERED_HINT, NotOffered, run_and_exit, say_error
-from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import LISTEN, LISTEN_NEEDS, SUBSCRIBE, listen_kept, listen_offered
-from inspector.session.session import InspectorSession
-from inspector.timeline.listen_span import wanted
-from inspector.timeline.model import CallFinished, RoundUpdated, TimelineEvent
-from inspector.timeline.outcome import Outcome
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from inspector.protocol.jsonrpc import JsonObject
+    from inspector.session.session import InspectorSession
+    from inspector.timeline.model import TimelineEvent
+    from inspector.timeline.outcome import Outcome
+
+# `inspector --help` imports this module: the session and the timeline are imported by the command that runs
+# (tests/perf/bench_cold.py).
 
 LISTEN_OPTIONS = (Group.SERVER, Group.TARGET, Group.ERA, Group.ANSWERS, Group.HELPERS, Group.RECORD, Group.JSON)
 
@@ -36,6 +40,8 @@ class StopWhen:
         self._stop = stop
 
     def __call__(self, event: TimelineEvent) -> None:
+        from inspector.timeline.model import CallFinished, RoundUpdated
+
         if self._count is None or not isinstance(event, RoundUpdated | CallFinished):
             return
         span = event.call.listen
@@ -63,6 +69,11 @@ def listen(
     """Subscribe to list changes, resource updates and task status (every list change the server offers when
     nothing is picked) and print each event as it comes (exit 0 when the client or the server ends it, 3 when it is
     lost, 7 when the server offers none of it)."""
+    import asyncio
+
+    from inspector.cli.run import NotOffered, run_and_exit, say_error
+    from inspector.timeline.listen_span import wanted
+
     uris, task_ids = uri or [], task or []
     picked = bool(tools or prompts or resources or uris or task_ids)
 
@@ -100,6 +111,8 @@ def _declared(session: InspectorSession) -> JsonObject | None:
 def _offered(asked: JsonObject, session: InspectorSession, picked: bool) -> JsonObject:
     """The filters of ``asked`` the server declared it offers; what it did not is said (when the user picked it)
     and left out. Nothing left: ``NotOffered`` (exit 7). A 2025 server's list changes come unasked: kept as is."""
+    from inspector.cli.run import NOT_OFFERED_HINT, NotOffered, say_error
+
     if session.negotiated is not None and session.negotiated.legacy:
         return asked
     caps = _declared(session)

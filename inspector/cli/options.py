@@ -18,18 +18,19 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, get_type_hints
 
 import typer
 
-from inspector.answers.build import build_answer_source
-from inspector.answers.scripted import AnswersFileError
-from inspector.answers.source import AnswerSource
 from inspector.cli.login_choices import LoginChoices
 from inspector.paths import open_private
 from inspector.protocol.json_input import parse_object
-from inspector.replay.diff import JsonPath, PatternError, parse_pattern
-from inspector.session.task_driver import TASK_TIMEOUT_S
+from inspector.protocol.task_polling import TASK_TIMEOUT_S
 from inspector.targets.target import ERAS, Era, Target, TargetError, parse_env, parse_headers
 
 if TYPE_CHECKING:
+    from inspector.answers.source import AnswerSource
     from inspector.cli.wiring import SessionSettings
+    from inspector.replay.diff import JsonPath
+
+# Every command module imports this one, and `inspector --help` imports every command module: what only runs a
+# command (the answers chain, replay's paths) is imported where it is used (tests/perf/bench_cold.py).
 
 ON_MISSING = ("fail", "decline", "cancel", "defaults")
 
@@ -335,6 +336,9 @@ class ConnectOptions:
         """The headless answer chain; a bad answers file is a usage error with the file's own message."""
         if self.on_missing not in ON_MISSING:
             raise typer.BadParameter(f"--on-missing must be one of {', '.join(ON_MISSING)}")
+        from inspector.answers.build import build_answer_source
+        from inspector.answers.scripted import AnswersFileError
+
         try:
             return build_answer_source(self.answers, self.on_missing, self.stub_model, self.root)  # type: ignore[arg-type]
         except (AnswersFileError, OSError, ValueError) as bad:
@@ -454,6 +458,8 @@ def json_object(text: str | None, option: str) -> dict[str, Any]:
 def ignore_patterns(ignore: list[str] | None) -> list[JsonPath]:
     """The ``--ignore`` paths a comparison leaves out (``lab``, ``replay --against``), or a usage error naming the
     bad one."""
+    from inspector.replay.diff import PatternError, parse_pattern
+
     try:
         return [parse_pattern(pattern) for pattern in ignore or []]
     except PatternError as bad:

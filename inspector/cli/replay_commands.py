@@ -18,37 +18,30 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
-from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, connects, ignore_patterns
-from inspector.cli.run import connect_or_report, error_console, say_error, say_recorded, write_junit
-from inspector.cli.wiring import build_session, run_loop
-from inspector.headless.json_document import call_json, findings_json, session_json
-from inspector.headless.printed_timeline import print_timeline
-from inspector.headless.terminal import out_console
 from inspector.protocol.methods import request_label
 from inspector.protocol.sanitize import clean, json_text, one_line
-from inspector.replay.call_messages import CallMessages
-from inspector.replay.export import FORMATS, ExportError, export_call
-from inspector.replay.loader import Loaded, Problem, RecordingError, build_loaded, load_recording
-from inspector.replay.pytest_export import export_pytest
-from inspector.replay.recorded_answers import ReplayAnswers
-from inspector.replay.rerun import RerunReport, rerun, rerun_plan
-from inspector.replay.rerun_report import print_report, report_json, report_junit
-from inspector.replay.steps import print_steps
-from inspector.replay.store import limits, list_sessions, recordings_dir
-from inspector.session.session import EraMode
 from inspector.targets.target import ERAS
-from inspector.timeline.model import Timeline
-from inspector.timeline.outcome import EXIT_CONNECT
+
+if TYPE_CHECKING:
+    from inspector.replay.loader import Loaded, Problem
+    from inspector.session.session import EraMode
+    from inspector.timeline.model import Timeline
+
+# `inspector --help` imports this module: the recordings' loader, the session and the printers are imported by the
+# command that uses them (tests/perf/bench_cold.py).
 
 FileArg = Annotated[Path, typer.Argument(help="A recording (.jsonl), e.g. one listed by `inspector sessions`.")]
 
 
 def _load(path: Path) -> Loaded:
+    from inspector.cli.run import say_error
+    from inspector.replay.loader import RecordingError, load_recording
+
     try:
         return load_recording(path)
     except RecordingError as bad:
@@ -62,6 +55,10 @@ bury the timeline: ``--json`` lists every one)."""
 
 
 def _say_problems(problems: list[Problem]) -> None:
+    from rich.text import Text
+
+    from inspector.cli.run import error_console
+
     console = error_console()
     for severity, style in (("error", "bold red"), ("warning", "bold yellow")):
         these = [problem for problem in problems if problem.severity == severity]
@@ -82,6 +79,11 @@ RERUN_SHOWN = 20
 def _confirm_rerun(recorded: Timeline, against: str, *, lists: bool, asked: bool) -> None:
     """Say which recorded calls a re-run will send, and where (a recording is a file someone may have handed you:
     its calls are theirs); on a terminal, ask first (``--yes`` does not). Not confirmed: exit 1, nothing sent."""
+    from rich.text import Text
+
+    from inspector.cli.run import error_console, say_error
+    from inspector.replay.rerun import rerun_plan
+
     chosen, _ = rerun_plan(recorded, lists=lists)
     console = error_console()
     console.print(Text(f"re-running {len(chosen)} recorded call(s) against {one_line(against, 120)}:", style="bold"))
@@ -150,6 +152,18 @@ def replay(
     """Show a recorded session offline, read-only (no server is started): in the TUI when the terminal is
     interactive, else printed (--tui / --print choose); walk it with --step; or re-run it --against a server and
     diff every call's result (exit 0 all match, 1 any difference, 3/4/5 as `inspector call`)."""
+    from inspector.cli.run import connect_or_report, say_recorded, write_junit
+    from inspector.cli.wiring import build_session, run_loop
+    from inspector.headless.json_document import call_json, findings_json, session_json
+    from inspector.headless.printed_timeline import print_timeline
+    from inspector.headless.terminal import out_console
+    from inspector.replay.loader import build_loaded
+    from inspector.replay.recorded_answers import ReplayAnswers
+    from inspector.replay.rerun import RerunReport, rerun
+    from inspector.replay.rerun_report import print_report, report_json, report_junit
+    from inspector.replay.steps import print_steps
+    from inspector.timeline.outcome import EXIT_CONNECT
+
     if junit is not None and against is None:
         raise typer.BadParameter("--junit goes with --against (the re-run is what it reports)")
     loaded = _load(file)
@@ -259,6 +273,12 @@ def export(
     """Export one recorded call (a curl command reproducing one HTTP round, its JSON-RPC messages, or an SDK script),
     or with --as pytest the whole recording: a pytest module with a test per call that makes it again against the
     recorded server ($INSPECTOR_SERVER overrides it) and asserts it ends as recorded."""
+    from inspector.cli.run import say_error
+    from inspector.replay.call_messages import CallMessages
+    from inspector.replay.export import FORMATS, ExportError, export_call
+    from inspector.replay.loader import build_loaded
+    from inspector.replay.pytest_export import export_pytest
+
     if fmt == PYTEST:
         if call is not None:
             raise typer.BadParameter("--as pytest exports every call of the recording: leave --call out")
@@ -303,6 +323,12 @@ def _size(size: int) -> str:
 
 def sessions(as_json: JsonOpt = False) -> None:
     """List the recorded sessions kept in the data folder, newest first (date, target, era, calls, size)."""
+    from rich.text import Text
+
+    from inspector.cli.run import error_console
+    from inspector.headless.terminal import out_console
+    from inspector.replay.store import limits, list_sessions, recordings_dir
+
     folder = recordings_dir()
     warnings: list[str] = []
     keep = limits(warnings)

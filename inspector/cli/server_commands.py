@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from inspector.cli.wiring import run_loop
 from inspector.demo.flaw_names import FLAWS
 
 
@@ -58,6 +57,7 @@ def conformance_client(
 ) -> None:
     """Adapter for the official MCP conformance suite's client scenarios (reads MCP_CONFORMANCE_* variables)."""
     from inspector.cli.conformance import run_conformance
+    from inspector.cli.wiring import run_loop
 
     raise typer.Exit(run_loop(run_conformance(url)))
 

@@ -7,18 +7,18 @@ session can find the task on the server again (seed 004's test: a new client, ``
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from rich.text import Text
 
 from inspector.cli.options import ConnectOptions, Group, JsonOpt, ServerOpt, connects
-from inspector.cli.run import run_and_exit
-from inspector.headless.terminal import out_console
 from inspector.protocol.sanitize import json_text, one_line
-from inspector.session.session import InspectorSession
-from inspector.session.task_store import known_tasks
-from inspector.timeline.outcome import Outcome
+
+if TYPE_CHECKING:
+    from inspector.session.session import InspectorSession
+    from inspector.timeline.outcome import Outcome
+
+# `inspector --help` imports this module: the session is imported by the command that runs (bench_cold.py).
 
 tasks = typer.Typer(help="Tasks made earlier: list them, look at one again by its id, wait for it, cancel it.")
 IdArg = Annotated[str, typer.Argument(help="The task id (see `inspector task list`).")]
@@ -34,6 +34,11 @@ def list_tasks(
     as_json: JsonOpt = False,
 ) -> None:
     """The tasks this machine's sessions made, newest first (only those of --server SPEC when given)."""
+    from rich.text import Text
+
+    from inspector.headless.terminal import out_console
+    from inspector.session.task_store import known_tasks
+
     found = known_tasks(target=server)
     if as_json:
         sys.stdout.write(json_text([t.to_json() for t in found]) + "\n")
@@ -51,6 +56,8 @@ def list_tasks(
 
 
 def _look(task_id: str, action: Literal["get", "wait", "cancel"], opts: ConnectOptions) -> None:
+    from inspector.cli.run import run_and_exit
+
     async def operation(session: InspectorSession) -> Outcome:
         return await session.look_at_task(task_id, action)
 

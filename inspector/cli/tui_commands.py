@@ -4,16 +4,17 @@ every demo flow without it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from inspector.cli.demo_flows import example_answers_path, run_demo_flows
 from inspector.cli.options import ConnectOptions, Group, connects
-from inspector.cli.run import run_and_exit
-from inspector.cli.wiring import demo_target
-from inspector.session.session import InspectorSession
-from inspector.timeline.outcome import Outcome
+
+if TYPE_CHECKING:
+    from inspector.session.session import InspectorSession
+    from inspector.timeline.outcome import Outcome
+
+# `inspector --help` imports this module: the session is imported by the command that runs (bench_cold.py).
 
 ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme name (shipped or from your themes folder).")]
 NoCacheOpt = Annotated[
@@ -39,12 +40,17 @@ def demo(
     opts: ConnectOptions,
 ) -> None:
     """Open the inspector on the bundled demo server (with --headless: run every flow and print the timeline)."""
+    from inspector.cli.wiring import demo_target
+
     target = demo_target().with_era(opts.era_mode())
     if not headless:
         from inspector.cli.tui import open_tui
 
         code = open_tui(target, record=opts.recording(), theme=theme, stub_sampling=stub_model, cache=not no_cache)
         raise typer.Exit(code)
+    from inspector.cli.demo_flows import example_answers_path, run_demo_flows
+    from inspector.cli.run import run_and_exit
+
     answers = ConnectOptions(answers=example_answers_path(), stub_model=True).answer_source()
     results: list[Outcome] = []
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from inspector.protocol.jsonrpc import JsonObject, RequestId
-from inspector.timeline.build.state import LetGo
-from inspector.timeline.kept_findings import KeptFindings
-from inspector.timeline.model import Finding
-from inspector.timeline.outcome import Outcome
 
-CallFn = Callable[[], Awaitable[Outcome]]
+if TYPE_CHECKING:  # (`inspector --help` reads DRAIN_S: the timeline is imported by the load that runs)
+    from inspector.timeline.build.state import LetGo
+    from inspector.timeline.kept_findings import KeptFindings
+    from inspector.timeline.model import Finding
+    from inspector.timeline.outcome import Outcome
+
+CallFn = Callable[[], Awaitable["Outcome"]]
 DRAIN_S = 10.0
 """Seconds the calls still in flight when the duration is over may take to end before they are cancelled: a call
 that takes longer than this in a load run is one the server has most likely dropped, and waiting for its request
@@ -177,6 +179,8 @@ async def run_load(
     those still waiting then are cancelled (the session ends them ``cancelled`` and tells the server) and counted
     as unfinished, so a server that never answers one request cannot hold the run until that request's timeout.
     ``waiting`` names the requests still unanswered then (asked before the cancel, which ends them)."""
+    import asyncio  # (here: `inspector --help` imports this module for DRAIN_S, and needs no event loop)
+
     latencies = Latencies()
     findings = FindingTally()
     errors = 0

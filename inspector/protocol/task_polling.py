@@ -18,6 +18,11 @@ MIN_POLL_S: Final = 0.05
 MAX_POLL_S: Final = 300.0
 """The longest wait between two polls, whatever the hint: a server asking for hours (or, by a bug, years) is still
 asked every five minutes, so a call following its task cannot hang beyond what a person would wait for."""
+TASK_TIMEOUT_S: Final = 600.0
+"""How long a task is followed before it is cancelled (``--task-timeout``; 0 or None: no limit). A task the server
+never ends was polled for as long as the session lasted (every 50 ms with a hint of 0: the recording grew 1 MB a
+minute), and the call waiting on it never ended. Ten minutes is far beyond the tasks of the demo and of the
+conformance suite, and short enough for a CI job to report the task rather than be killed by its own time limit."""
 
 
 def poll_hint_ms(task: JsonObject) -> int | float | None:

@@ -41,6 +41,11 @@ class CallLedger:
 
     async def answer(self, call: int, key: str, request: JsonObject) -> JsonObject:
         """Ask the answers source for one input request of ``call``; the answer and who gave it are recorded."""
+        # (the answer chain validates each answer with jsonschema, ~60 ms to import: imported here, before the
+        # answer's clock starts, so it is never counted in an answer's time, and a session whose calls ask nothing,
+        # such as a one-shot `inspector call`, never loads it)
+        import inspector.answers.validation  # noqa: F401
+
         given = await ask(self.answers, key, request, self.log.clock)
         self.log.write(records.answer_given(self.log.now(), call, key, given))
         return given.response

@@ -19,6 +19,7 @@ from inspector.protocol.envelope import LATEST_LEGACY, LATEST_MODERN, client_cap
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, INPUT_REQUIRED_METHODS, RESULT_TYPES, CatalogKind
 from inspector.protocol.redact import Redactor
+from inspector.protocol.task_polling import TASK_TIMEOUT_S
 from inspector.session.calls import CallServices
 from inspector.session.connection import Connection
 from inspector.session.errors import RequestFailed, RpcError, cancel_reason, explain, raised_when_awaited
@@ -39,7 +40,6 @@ from inspector.session.sender import RequestSender
 from inspector.session.session_log import SessionLog
 from inspector.session.subscriptions import Subscriber
 from inspector.session.task_calls import TaskFollower, asked_shape, created_shape, with_task_request
-from inspector.session.task_driver import TASK_TIMEOUT_S
 from inspector.session.task_store import TaskStore
 from inspector.timeline import findings as lint
 from inspector.timeline.model import Call, CallStatus, EraDecision, Timeline
@@ -157,11 +157,6 @@ class InspectorSession:
     # ------------------------------------------------------------------------------------------------ connecting
     async def connect(self) -> EraDecision:
         """Start the transport and settle the era; raises ``ConnectError`` (the transport's own start error too)."""
-        # (the answer chain imports validation, and jsonschema with it, on its first answer, so that commands that
-        # never connect start without it; a session loads it here, before any call, so the ~60 ms it takes is never
-        # counted in an answer's time)
-        import inspector.answers.validation  # noqa: F401
-
         negotiated = await self.handshake.connect()
         self._sender = RequestSender(
             self.connection,

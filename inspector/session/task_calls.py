@@ -12,9 +12,10 @@ import dataclasses
 from collections.abc import Callable
 
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.task_polling import TASK_TIMEOUT_S
 from inspector.session.calls import CallServices
 from inspector.session.eager import start_now
-from inspector.session.task_driver import AFTER_CANCEL_S, TASK_TIMEOUT_S, TaskEnd, drive_task, task_of
+from inspector.session.task_driver import AFTER_CANCEL_S, TaskEnd, drive_task, task_of
 from inspector.session.task_store import TaskStore
 from inspector.timeline import findings as lint
 from inspector.timeline.build.state import RELATED_TASK

@@ -18,9 +18,9 @@ The rules (the Tasks extension, ext-tasks ``specification/draft/tasks.md``, and 
 - cancelling is cooperative: ``tasks/cancel`` is sent once (never ``notifications/cancelled`` for a task), then the
   task is followed until it ends, so the timeline shows what it really did (cancelled, or completed anyway); when it
   has not ended ``after_cancel_s`` later, the driver stops following it (``detached``);
-- a task still running ``timeout_s`` after the driver began to follow it (``--task-timeout``, ``TASK_TIMEOUT_S`` by
-  default) is cancelled the same way, and its end says it timed out (``TaskEnd.timed_out``): a task the server
-  never ends must not be polled for as long as the session lasts;
+- a task still running ``timeout_s`` after the driver began to follow it (``--task-timeout``,
+  ``protocol.task_polling.TASK_TIMEOUT_S`` by default) is cancelled the same way, and its end says it timed out
+  (``TaskEnd.timed_out``): a task the server never ends must not be polled for as long as the session lasts;
 - 2025-11-25: on ``input_required`` the client calls ``tasks/result`` (the server's requests arrive on it and are
   answered like any legacy server request); at the end, ``tasks/result`` gives the payload. A ``tasks/result``
   that answers ``input_required`` itself is SEP-2322's persistent workflow: its keys are answered and sent back
@@ -50,11 +50,6 @@ CancelFn = Callable[[], Awaitable[JsonObject]]
 
 AFTER_CANCEL_S: Final = 30.0
 """How long a cancelled task is followed before the driver stops waiting for it to end."""
-TASK_TIMEOUT_S: Final = 600.0
-"""How long a task is followed before it is cancelled (``--task-timeout``; 0 or None: no limit). A task the server
-never ends was polled for as long as the session lasted (every 50 ms with a hint of 0: the recording grew 1 MB a
-minute), and the call waiting on it never ended. Ten minutes is far beyond the tasks of the demo and of the
-conformance suite, and short enough for a CI job to report the task rather than be killed by its own time limit."""
 
 
 @dataclass(frozen=True, slots=True)

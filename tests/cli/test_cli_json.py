@@ -77,7 +77,7 @@ def test_list_tools_json_on_the_demo() -> None:
 def test_list_with_a_bad_kind_is_a_usage_error() -> None:
     result = invoke("list", "widgets", "--demo")
     assert result.exit_code == 2
-    assert says(result.stderr, "tools, prompts, resources or templates"), result.stderr
+    assert says(result.stderr, "tools, prompts, resources, templates or skills"), result.stderr
 
 
 def test_list_tools_answered_with_input_required_fails_with_exit_3() -> None:

@@ -1,5 +1,6 @@
 """``inspector list KIND`` as a real process: it prints what it listed (a table with every name whole, whatever the
-width), and asks nothing of a server that did not declare the kind (exit 7, saying what the server declared)."""
+width), and asks nothing of a server that did not declare the kind (exit 7, saying what the server declared); the
+same for ``list skills`` and the Skills extension (SEP-2640), whose files are never read by a listing."""
 
 from __future__ import annotations
 
@@ -42,9 +43,55 @@ def test_list_tools_prints_every_tool_by_its_whole_name(columns: int) -> None:
 def test_list_resources_shows_the_uri_and_type_and_json_keeps_the_items() -> None:
     done = inspector("list", "resources", "--demo")
     assert done.returncode == 0, done.stderr
-    assert "demo://about" in done.stdout and "text/markdown" in done.stdout and "1 resources" in done.stdout
+    assert "demo://about" in done.stdout and "text/markdown" in done.stdout and "4 resources" in done.stdout
     doc = json.loads(inspector("list", "resources", "--demo", "--json").stdout)
-    assert [item["uri"] for item in doc["result"]["resources"]] == ["demo://about"]
+    assert [item["uri"] for item in doc["result"]["resources"]] == [*SKILL_FILES, "demo://about"]
+
+
+SKILL_FILES = (
+    "skill://incident-triage/SKILL.md",
+    "skill://release-notes/SKILL.md",
+    "skill://release-notes/references/STYLE.md",
+)
+"""The demo's skills' files, which it lists among its resources (and ``list skills`` never reads)."""
+
+
+@pytest.mark.parametrize("columns", [80, 160])
+def test_list_skills_prints_each_skill_its_files_and_bytes_and_reads_none(columns: int) -> None:
+    done = inspector("list", "skills", "--demo", columns=columns)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.startswith(("incident", "rel"))}
+    assert rows["incident-triage"][-3:] == ["1", "252", "skill://incident-triage/SKILL.md"], done.stdout
+    assert rows["release-notes"][-3:] == ["2", "375", "skill://release-notes/SKILL.md"], done.stdout
+    assert "2 skills" in done.stdout and says(done.stdout, "cache: 60 s, public (any login may share it)")
+    assert all(len(line) <= columns for line in done.stdout.splitlines()), "the table fits the terminal"
+    assert "skills/list" in done.stdout and "resources/read" not in done.stdout, "listing reads no skill file"
+    doc = json.loads(inspector("list", "skills", "--demo", "--json").stdout)
+    [_, notes] = doc["result"]["skills"]
+    assert notes["frontmatter"] == {
+        "name": "release-notes",
+        "description": "Write release notes from a list of merged changes",
+    }
+    assert [file["uri"] for file in notes["resources"]] == list(SKILL_FILES[1:])
+    assert (doc["result"]["ttlMs"], doc["result"]["cacheScope"]) == (60000, "public")
+
+
+def test_list_skills_asks_nothing_of_a_server_without_the_extension(tmp_path: Path) -> None:
+    transcript = tmp_path / "transcript.jsonl"
+    server = f"{sys.executable} {BAD_SERVER} ok"
+    env = {"BAD_SERVER_TRANSCRIPT": str(transcript)}
+    refused = inspector("list", "skills", "--server", server, env=env)
+    assert refused.returncode == 7, refused.stderr
+    assert says(
+        refused.stderr,
+        "did not declare 'io.modelcontextprotocol/skills', so skills/list was not sent (it declared: tools)",
+    )
+    sent = [json.loads(line["raw"]).get("method") for line in map(json.loads, transcript.read_text().splitlines())]
+    assert "skills/list" not in sent and "server/discover" in sent
+    forced = inspector("list", "skills", "--server", server, "--force", env=env)
+    assert forced.returncode == 4 and "-32601" in forced.stdout, "asked anyway, the server's error is shown"
+    document = json.loads(inspector("list", "skills", "--server", server, "--json").stdout)
+    assert document["status"] == "not-offered" and document["capability"] == "io.modelcontextprotocol/skills"
 
 
 def test_a_kind_the_server_did_not_declare_is_not_asked_for(tmp_path: Path) -> None:

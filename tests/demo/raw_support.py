@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 MODERN = "2026-07-28"
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 CAPABILITIES: dict[str, Any] = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
 META: dict[str, Any] = {
     "io.modelcontextprotocol/protocolVersion": MODERN,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from mcp_types import methods
-from raw_support import MODERN, TASKS_EXTENSION, TASKS_META, RawStdio, raw_demo
+from raw_support import MODERN, SKILLS_EXTENSION, TASKS_EXTENSION, TASKS_META, RawStdio, raw_demo
 
 from inspector.demo.flaw_names import TASK_DIR_ENV
 from inspector.demo.task_model import SCALE_ENV
@@ -69,7 +69,7 @@ def error_of(response: dict[str, Any]) -> dict[str, Any]:
 
 async def test_the_extension_is_advertised_and_required_where_it_must_be(raw: RawStdio) -> None:
     _, discovered = await raw.request("server/discover", {})
-    assert discovered["result"]["capabilities"]["extensions"] == {TASKS_EXTENSION: {}}
+    assert discovered["result"]["capabilities"]["extensions"] == {TASKS_EXTENSION: {}, SKILLS_EXTENSION: {}}
     _, listed = await raw.request("tools/list", {})
     tools = {tool["name"]: tool for tool in listed["result"]["tools"]}
     assert {"deploy_release", "nightly_build"} <= set(tools)

@@ -1,8 +1,11 @@
 """In-process peers for the UI tests, run over the memory transport through the real ``InspectorSession``.
 
-``demo()`` is the bundled demo server (``build_server()``, served as ``inspector demo-server`` serves it) with one
-change so that snapshots are the same on every run: its requestState is sealed by ``StableStates``, not by the SDK's
-AES-GCM under a key and a nonce drawn at random (and a time stamp) on every run. What the tests need that the demo
+``demo()`` is the bundled demo server (``build_server()``, served as ``inspector demo-server`` serves it) with two
+changes: its requestState is sealed by ``StableStates``, not by the SDK's AES-GCM under a key and a nonce drawn at
+random (and a time stamp) on every run, so that snapshots are the same on every run; and it leaves out its skills
+(``skills=False``): with them the TUI's catalog sends one more listing (``skills/list``) as it loads, which would
+renumber every call and message id these tests and snapshots name. ``with_skills()`` is the demo with them, as it
+is shipped (``test_skills_tui.py``). What the tests need that the demo
 has not comes from here too, never from the product: ``with_test_tools(...)`` adds a tool whose name and description
 are full of markup and escape sequences, a tool with a 5 MB result, and a tool that waits until it is cancelled,
 optionally logging lines that try to clear the screen first; ``with_list_changes()`` adds a tool that adds a tool
@@ -69,7 +72,13 @@ def stable_states(server: MCPServer[Any]) -> MCPServer[Any]:
 
 
 def demo() -> Peer:
-    """The demo server, as ``inspector demo-server`` serves it, its requestState sealed by ``StableStates``."""
+    """The demo server, as ``inspector demo-server`` serves it, its requestState sealed by ``StableStates``, without
+    its skills (see the module docstring)."""
+    return serve(lambda: stable_states(build_server(skills=False)))
+
+
+def with_skills() -> Peer:
+    """The demo server with its skills, as shipped (its requestState sealed by ``StableStates``)."""
     return serve(lambda: stable_states(build_server()))
 
 
@@ -90,7 +99,7 @@ async def stall() -> str:
 
 
 def _server_with_test_tools() -> MCPServer[Any]:
-    server = stable_states(build_server())
+    server = stable_states(build_server(skills=False))
     server.add_tool(_hostile, name=HOSTILE_NAME, description=HOSTILE_DESCRIPTION)
     # The demo's tools carry no annotations: this one shows the catalog's marks for them.
     server.add_tool(big_report, annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True))
@@ -115,7 +124,7 @@ async def fresh_tool() -> str:
 
 
 def _server_with_list_changes() -> MCPServer[Any]:
-    server = stable_states(build_server())
+    server = stable_states(build_server(skills=False))
 
     async def change_tools(ctx: Context) -> str:
         """Add ``fresh_tool`` and tell every subscriber that the tools changed."""

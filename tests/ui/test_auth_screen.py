@@ -152,7 +152,8 @@ async def test_a_login_opens_the_screen_at_its_challenge_and_shows_each_step(tmp
             main.run_call(CallRequest("tools", "add", {"a": 2, "b": 3}))
             screen = await login_opened(pilot)
             assert main.logins.opened == 2 and "scope=demo%3Aread+demo%3Awrite" in browser.opened[-1]
-            assert "for #6 tools/call add" in screen.query_one(AuthSteps).plain
+            added = main.timeline.calls[-1]  # (after the catalog's listings: the demo's skills/list among them)
+            assert f"for #{added.index} tools/call add" in screen.query_one(AuthSteps).plain
             assert "· challenge: HTTP 403, error insufficient_scope" in screen.query_one(AuthSteps).plain
             browser.go.set()
             await wait_for(pilot, lambda: "✓ logged in" in status(screen))

@@ -48,7 +48,7 @@ def _plain(strip: Strip) -> str:
 
 def _hostile_peer() -> Peer:
     def server() -> MCPServer[Any]:
-        built = stable_states(build_server())
+        built = stable_states(build_server(skills=False))
         for name, text in zip(NAMES, HOSTILE.values(), strict=True):
 
             async def answer(said: str = text) -> str:

@@ -415,7 +415,8 @@ async def test_the_tasks_toggle_stops_declaring_the_extension(tmp_path: Path, mo
         call = refused.timeline.calls[-1]
         assert call.status == "error" and call.task is None and "-32021" in call.status_detail
         meta = (call.rounds[0].request.message or {})["params"]["_meta"]
-        assert "extensions" not in meta["io.modelcontextprotocol/clientCapabilities"]
+        extensions = meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]
+        assert extensions == {"io.modelcontextprotocol/skills": {}}, "every extension but Tasks still declared"
         await pilot.press("T")
         assert "Tasks extension" not in str(header.render())
         await finished_call(pilot, "nightly_build", {})

@@ -4,7 +4,9 @@
 coroutines in workers and shows what they return. Every call is made with the one answers source the session was
 built with (``switch``), which answers interactively, or with a resend's edited answers while that resend runs.
 With ``tasks`` off (the tasks toggle), a tools/call declares no Tasks extension (the session's ``--no-tasks``, one
-call at a time: in the 2026 era its ``_meta`` leaves it out, in 2025-11-25 it carries no ``params.task``).
+call at a time: in the 2026 era its ``_meta`` leaves it out, in 2025-11-25 it carries no ``params.task``). A server
+that declares the Skills extension has its skills listed with the catalog (``skills/list``: no file is read); one is
+loaded only when the person asks (``load_skill``: its SKILL.md read and verified, ``SkillShelf``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.envelope import client_capabilities
 from inspector.protocol.methods import CATALOG, CATALOG_KINDS, CatalogKind
+from inspector.session.skill_shelf import SkillLoad, SkillShelf
 from inspector.targets import known as known_targets
 from inspector.ui.composer.resend import SwitchableAnswers
 from inspector.ui.interactive_answers import calling
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from inspector.targets.target import Target
     from inspector.ui.composer.call_composer import CallRequest
     from inspector.ui.session_port import SessionFactory, SessionPort
+    from inspector.ui.widgets.catalog import Section
 
 CLOSE_TIMEOUT_S = 5.0
 """How long closing may take before the screen stops waiting (the transports bound their own shutdown too)."""
@@ -55,6 +59,8 @@ class LiveSession:
         """The session (None until the factory built it)."""
         self.tasks = True
         """Calls declare the Tasks extension (the tasks toggle)."""
+        self.skill_loads: dict[str, SkillLoad] = {}
+        """The skills loaded, by uri: the last load of each (verified, or why not)."""
 
     def fresh(self, *, retrying: bool) -> tuple[SessionPort, bool]:
         """The session to connect, and whether it is new: the factory builds one when there is none yet, and again
@@ -84,10 +90,11 @@ class LiveSession:
         """Whether the server declared the capability that offers ``kind`` (or declared nothing we know of)."""
         return self._session().timeline.offers(kind)
 
-    async def catalog(self, *, fresh: bool = False) -> AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]:
+    async def catalog(self, *, fresh: bool = False) -> AsyncIterator[tuple[Section, list[dict[str, Any]] | None]]:
         """Each catalog kind, listed (every page), as it comes back; None for a kind the server did not declare,
-        which is not asked for (a tools-only server is never sent prompts/list). ``fresh``: the session's cache is
-        emptied first and every list asked of the server (the refresh key)."""
+        which is not asked for (a tools-only server is never sent prompts/list). Then the skills, when the server
+        declared the extension (their entries only). ``fresh``: the session's cache is emptied first and every list
+        asked of the server (the refresh key)."""
         if fresh:
             self._session().forget_cached()
         for kind in CATALOG_KINDS:
@@ -97,6 +104,17 @@ class LiveSession:
             items = await self.relist(kind, fresh=fresh)
             if items is not None:
                 yield kind, items
+        shelf = SkillShelf(self._session())
+        if shelf.offered():
+            entries, failed = await shelf.list_all()
+            yield "skills", entries if failed is None else []
+
+    async def load_skill(self, entry: JsonObject, started: Callable[[int], object] | None = None) -> SkillLoad:
+        """Load one skill: its SKILL.md read (a call on the timeline; ``started`` is told its number) and checked
+        against ``entry``; a mismatch is an error finding on that call, and the text is not to be used."""
+        loaded = await SkillShelf(self._session()).load(entry, started)
+        self.skill_loads[loaded.uri] = loaded
+        return loaded
 
     async def relist(self, kind: CatalogKind, *, fresh: bool = False) -> list[dict[str, Any]] | None:
         """List one kind again (every page; from the session's cache while it is fresh there, unless ``fresh``);

@@ -35,6 +35,7 @@ from inspector.ui.bridge import TimelineBridge, TimelineChanged
 from inspector.ui.composer.call_composer import CallComposer, CallRequest
 from inspector.ui.detail.call_document import item_document
 from inspector.ui.detail.detail_view import DetailView
+from inspector.ui.detail.skill_document import skill_document
 from inspector.ui.interactive_answers import InteractiveAnswers
 from inspector.ui.key_hold import hold_keys, released
 from inspector.ui.keys import Key, bindings, typing
@@ -392,6 +393,34 @@ class MainScreen(Screen[None]):
     @on(Catalog.Previewed)
     def _previewed(self, event: Catalog.Previewed) -> None:
         self.shown.preview(item_document(event.kind, event.item))
+
+    @on(Catalog.SkillShown)
+    def _skill_shown(self, event: Catalog.SkillShown) -> None:
+        """A skill highlighted: its entry (and its last load); ``v`` or enter: loaded now, a call of the screen's
+        like any other (the timeline highlights it; ``k`` cancels it)."""
+        loads = self.live.skill_loads if self.live is not None else {}
+        self.shown.preview(skill_document(event.entry, loads.get(str(event.entry.get("uri", "")))))
+        if event.load and self._can_send("the skill cannot be loaded"):
+            self._close_drawer()
+            sent = self.work.sent.sent() if self.work is not None else None
+            worker = self._load_skill(event.entry, sent)
+            if sent is not None:
+                sent.worker = worker
+
+    @work(exclusive=False, group="call")
+    async def _load_skill(self, entry: dict[str, object], sent: SentCall | None) -> None:
+        """Read the skill's SKILL.md and verify it (``LiveSession.load_skill``): its call's detail shows the text
+        read and, when it failed verification, the error finding; the skill's own preview says which, from then on."""
+        long_work = self.work
+        try:
+            if self.live is None or self.live.session is None:
+                return
+            self.timeline_view.cursor = 0
+            started = partial(long_work.started, sent) if long_work is not None and sent is not None else None
+            await self.live.load_skill(entry, started)
+        finally:
+            if long_work is not None and sent is not None:
+                long_work.sent.finished(sent)
 
     # ------------------------------------------------------------------------------------------------ timeline
     # The bridge posts to the timeline widget, which redraws itself from them; the messages then bubble up here.

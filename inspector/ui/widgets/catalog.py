@@ -1,9 +1,11 @@
 """The catalog: tools, prompts, resources and resource templates, with titles, annotations and a search box; each
-kind's heading says what a host hands a model of it, in estimated tokens (``protocol.catalog_weight``)."""
+kind's heading says what a host hands a model of it, in estimated tokens (``protocol.catalog_weight``). A server that
+declares the Skills extension (SEP-2640) gets a section of its own, ``Skills``: the entries of ``skills/list``, each
+loaded (its SKILL.md fetched and verified) only when asked for, with ``v`` or enter."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from rich.text import Text
 from textual import on
@@ -34,6 +36,9 @@ ANNOTATIONS: Final = (
     ("openWorldHint", "open"),
 )
 """Annotation hint -> the short mark shown after the name when the hint is true."""
+SKILLS: Final = "skills"
+Section = CatalogKind | Literal["skills"]
+"""A part of the catalog: a catalog kind, or the skills (an extension's entries, not a kind of the protocol)."""
 
 
 def item_name(kind: CatalogKind, item: dict[str, Any]) -> str:
@@ -51,6 +56,20 @@ def badges(item: dict[str, Any]) -> list[str]:
     if not isinstance(annotations, dict):
         return []
     return [mark for key, mark in ANNOTATIONS if annotations.get(key) is True]
+
+
+def skill_name(entry: dict[str, Any]) -> str:
+    """A skill's name: its frontmatter's ``name`` (the entry's uri when it has none)."""
+    frontmatter = entry.get("frontmatter")
+    name = frontmatter.get("name") if isinstance(frontmatter, dict) else None
+    return name if isinstance(name, str) and name else str(entry.get("uri", "?"))
+
+
+def skill_item(entry: dict[str, Any]) -> dict[str, Any]:
+    """A skill entry as the search reads an item: its name, and its frontmatter's description."""
+    frontmatter = entry.get("frontmatter")
+    description = frontmatter.get("description") if isinstance(frontmatter, dict) else None
+    return {"name": skill_name(entry), "description": description if isinstance(description, str) else ""}
 
 
 def rank(item: dict[str, Any], kind: CatalogKind, query: str) -> int | None:
@@ -84,7 +103,20 @@ class CatalogList(OptionList):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(
         "catalog",
-        Key("enter", "select", "call", "Call the highlighted tool or prompt, or read the resource", priority=True),
+        Key(
+            "enter",
+            "select",
+            "call",
+            "Call the highlighted tool or prompt, read the resource, or load the skill",
+            priority=True,
+        ),
+        Key(
+            "v",
+            "load_skill",
+            "load skill",
+            "Load the highlighted skill: fetch its SKILL.md (resources/read), verify its size, digest and frontmatter "
+            "against its entry, and show it, or why it is not used",
+        ),
     )
 
     KEYS_WHERE: ClassVar[str] = "catalog"
@@ -100,6 +132,17 @@ class CatalogList(OptionList):
         if index is not None and not self.get_option_at_index(index).disabled:
             self.pending = hold_keys(self.app)
         super().action_select()
+
+    def action_load_skill(self) -> None:
+        catalog = next((node for node in self.ancestors if isinstance(node, Catalog)), None)
+        if catalog is not None:
+            catalog.load_highlighted_skill()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "load_skill":  # (in the footer only while a skill is highlighted)
+            option = self.highlighted_option
+            return option is not None and (option.id or "").startswith(f"{SKILLS}:")
+        return super().check_action(action, parameters)
 
 
 class Catalog(Vertical):
@@ -126,6 +169,15 @@ class Catalog(Vertical):
             self.hold = hold
             """The keys held since enter chose it; released once its composer is open (or the call sent)."""
 
+    class SkillShown(Message):
+        """A skill was highlighted (``load`` False), or asked to be loaded (``v`` or enter: ``load`` True)."""
+
+        def __init__(self, entry: dict[str, Any], *, load: bool) -> None:
+            super().__init__()
+            self.entry = entry
+            """The skill's entry as the server listed it (``uri``, ``frontmatter``, ``resources``)."""
+            self.load = load
+
     class Previewed(Message):
         """An item was highlighted."""
 
@@ -144,8 +196,11 @@ class Catalog(Vertical):
         """The kinds the server did not declare (never asked for: the heading says so)."""
         self.weight: dict[CatalogKind, Weight] = {}
         """What a host hands a model of each kind's items, in all (the heading says its estimated tokens)."""
+        self.skills: list[dict[str, Any]] | None = None
+        """The skills' entries, as listed (None: the server did not declare the extension, and no section shows)."""
         self.query_text = ""
         self._by_option: dict[str, tuple[CatalogKind, dict[str, Any]]] = {}
+        self._skill_by_option: dict[str, dict[str, Any]] = {}
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder="/ search", id="catalog-search")
@@ -155,7 +210,7 @@ class Catalog(Vertical):
         self.border_title = "Catalog"
         self._rebuild()
 
-    async def fill(self, lists: AsyncIterator[tuple[CatalogKind, list[dict[str, Any]] | None]]) -> bool:
+    async def fill(self, lists: AsyncIterator[tuple[Section, list[dict[str, Any]] | None]]) -> bool:
         """Show each list as it comes, then preview the highlighted item (not whatever call listed last); False
         when the catalog went away meanwhile (the app shutting down)."""
         async for kind, items in lists:
@@ -165,8 +220,13 @@ class Catalog(Vertical):
         self.preview_highlighted()
         return True
 
-    def set_items(self, kind: CatalogKind, items: list[dict[str, Any]] | None) -> None:
-        """Replace the items of one kind (None: the server does not offer it)."""
+    def set_items(self, kind: Section, items: list[dict[str, Any]] | None) -> None:
+        """Replace the items of one kind (None: the server does not offer it; for the skills: no section)."""
+        if kind == SKILLS:
+            self.skills = items
+            if self.is_mounted and self.query(CatalogList):
+                self._rebuild()
+            return
         self.items[kind] = items or []
         if weighed(kind):
             self.weight[kind] = total(weights(kind, self.items[kind]))
@@ -185,6 +245,11 @@ class Catalog(Vertical):
     def visible_names(self) -> list[str]:
         """Names of the items shown (for tests)."""
         return [item_name(kind, item) for kind, item in self._by_option.values()]
+
+    @property
+    def visible_skills(self) -> list[str]:
+        """Names of the skills shown (for tests)."""
+        return [skill_name(entry) for entry in self._skill_by_option.values()]
 
     def _rebuild(self) -> None:
         found = self.query(CatalogList)
@@ -207,11 +272,30 @@ class Catalog(Vertical):
                 option_id = f"{kind}:{position}"
                 self._by_option[option_id] = (kind, item)
                 options.append(Option(self._label(kind, item), id=option_id))
+        options.extend(self._skill_options())
         listing.set_options(options)
-        if highlighted in self._by_option:
+        if highlighted in self._by_option or highlighted in self._skill_by_option:
             listing.highlighted = listing.get_option_index(highlighted)
-        elif self._by_option:
-            listing.highlighted = listing.get_option_index(next(iter(self._by_option)))
+        elif self._by_option or self._skill_by_option:
+            listing.highlighted = listing.get_option_index(next(iter(self._by_option or self._skill_by_option)))
+
+    def _skill_options(self) -> list[Option]:
+        """The skills' section (none when the server did not declare the extension): each skill's name (its files are
+        the detail's: nothing of a skill is read until it is loaded)."""
+        self._skill_by_option = {}
+        if self.skills is None:
+            return []
+        scored = [(score, at, e) for at, e in enumerate(self.skills) if (score := self._skill_rank(e)) is not None]
+        shown = [entry for _, _, entry in sorted(scored, key=lambda found: (found[0], found[1]))]
+        options = [Option(Text(f"Skills {len(shown)}", style="bold"), id=f"head:{SKILLS}", disabled=True)]
+        for position, entry in enumerate(shown):
+            option_id = f"{SKILLS}:{position}"
+            self._skill_by_option[option_id] = entry
+            options.append(Option(Text("  " + one_line(skill_name(entry), 200), end=""), id=option_id))
+        return options
+
+    def _skill_rank(self, entry: dict[str, Any]) -> int | None:
+        return rank(skill_item(entry), "prompts", self.query_text)
 
     def _label(self, kind: CatalogKind, item: dict[str, Any]) -> Text:
         """The name (and its annotation marks), then the title on a line of its own, so a narrow catalog wraps
@@ -242,10 +326,26 @@ class Catalog(Vertical):
         listing = self.query_one(CatalogList)
         hold, listing.pending = listing.pending, None  # None: chosen with the mouse, nothing held
         found = self._by_option.get(event.option.id or "")
+        skill = self._skill_by_option.get(event.option.id or "")
         if found is not None:
             self.post_message(self.Chosen(*found, hold))
-        elif hold is not None:
-            hold.release()
+            return
+        if hold is not None:
+            hold.release()  # (a skill opens no dialog: it is loaded at once)
+        if skill is not None:
+            self.post_message(self.SkillShown(skill, load=True))
+
+    def load_highlighted_skill(self) -> None:
+        """``v``: load the highlighted skill (nothing when the highlighted item is not a skill)."""
+        skill = self.highlighted_skill()
+        if skill is not None:
+            self.post_message(self.SkillShown(skill, load=True))
+
+    def highlighted_skill(self) -> dict[str, Any] | None:
+        """The skill highlighted in the list (None: another item, or nothing)."""
+        found = self.query(CatalogList)
+        option = found.first().highlighted_option if found else None
+        return self._skill_by_option.get(option.id or "") if option is not None else None
 
     def preview_highlighted(self) -> None:
         """Preview the highlighted item again, if the catalog has the focus (the listings made while connecting
@@ -254,13 +354,20 @@ class Catalog(Vertical):
         index = listing.first().highlighted if listing else None
         if index is None or not self.has_focus_within:
             return
-        found = self._by_option.get(listing.first().get_option_at_index(index).id or "")
+        option_id = listing.first().get_option_at_index(index).id or ""
+        found = self._by_option.get(option_id)
         if found is not None:
             self.post_message(self.Previewed(*found))
+        elif option_id in self._skill_by_option:
+            self.post_message(self.SkillShown(self._skill_by_option[option_id], load=False))
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+        self.query_one(CatalogList).refresh_bindings()  # (v shows in the footer on a skill only)
         found = self._by_option.get(event.option.id or "")
+        skill = self._skill_by_option.get(event.option.id or "")
         if found is not None and self.has_focus_within:
             self.post_message(self.Previewed(*found))
+        elif skill is not None and self.has_focus_within:
+            self.post_message(self.SkillShown(skill, load=False))

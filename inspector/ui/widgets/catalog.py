@@ -194,6 +194,8 @@ class Catalog(Vertical):
         """Items by kind, as listed."""
         self.not_offered: set[CatalogKind] = set()
         """The kinds the server did not declare (never asked for: the heading says so)."""
+        self.listed: set[CatalogKind] = set()
+        """The kinds whose list came (a kind not listed yet says so, not "0": the TUI paints before it connects)."""
         self.weight: dict[CatalogKind, Weight] = {}
         """What a host hands a model of each kind's items, in all (the heading says its estimated tokens)."""
         self.skills: list[dict[str, Any]] | None = None
@@ -228,6 +230,7 @@ class Catalog(Vertical):
                 self._rebuild()
             return
         self.items[kind] = items or []
+        self.listed.add(kind)
         if weighed(kind):
             self.weight[kind] = total(weights(kind, self.items[kind]))
         if items is None:
@@ -267,6 +270,8 @@ class Catalog(Vertical):
                 heading.append(f" · {tokens_said(weight.tokens)} tokens", style="dim")  # (estimated: the preview says)
             if kind in self.not_offered:
                 heading = Text.assemble((CATALOG[kind].label, "bold"), (" · not offered", "dim italic"))
+            elif kind not in self.listed:
+                heading = Text.assemble((CATALOG[kind].label, "bold"), (" · not listed", "dim italic"))
             options.append(Option(heading, id=f"head:{kind}", disabled=True))
             for position, item in enumerate(shown):
                 option_id = f"{kind}:{position}"

@@ -255,6 +255,10 @@ async def the_meeting_form(pilot: Pilot[Any]) -> None:
     room goes, with its scrollbar; under it the note "Required fields are marked *. ..." whole, and the buttons
     Accept, Decline and Cancel at the bottom right, above the footer (esc stop the call, ^⏎ accept ...)."""
     await asked(pilot, await connected(pilot), "book_meeting", ElicitationModal)
+    # The form's first field takes the cursor after the dialog mounts (its module is imported when it first opens):
+    # on a loaded machine the picture would otherwise catch it before.
+    await wait_for(pilot, lambda: pilot.app.screen.focused is not None)
+    await pilot.pause()
 
 
 async def the_url_consent(pilot: Pilot[Any]) -> None:

@@ -388,10 +388,15 @@ class InspectorSession:
             started(call)
         sent = self._with_task_request(method, params, capabilities)
         tasks = self.tasks
+        # Whether the request declares the Tasks extension, read once for what it may be answered with (read twice,
+        # and the negotiated state through its property each time, it cost 2,400 instructions a load call:
+        # tests/perf/bench_instructions.py --as-load --concurrency 10).
+        declares = False
         if method == "tools/call":
-            legacy = self.negotiated is not None and self.negotiated.legacy
-            declared = not legacy and self._declares_tasks(capabilities)
-            tasks.asking(call, asked_shape(method, sent, legacy=legacy, declared=declared))
+            negotiated = self.negotiated
+            legacy = negotiated is not None and negotiated.legacy
+            declares = self._declares_tasks(capabilities)
+            tasks.asking(call, asked_shape(method, sent, legacy=legacy, declared=declares and not legacy))
         try:
             result = await self._first_round(call, method, sent, capabilities)
             asks = is_input_required(result)
@@ -415,7 +420,7 @@ class InspectorSession:
                 ).result
             elif asks:
                 return ledger.end(call, "failed", forbidden_input_required(method), result=result)
-            shape = created_shape(method, sent, result, declared=self._declares_tasks(capabilities))
+            shape = created_shape(method, sent, result, declared=declares)
             if shape is not None:
                 tool = params.get("name")
                 if tasks.cancel_asked(call):
@@ -431,7 +436,8 @@ class InspectorSession:
             self._held_back.discard(call)
             cancelled_early = tasks.cancel_asked(call)
             tasks.forget(call)
-        answerer = self.negotiated.server_requests if self.negotiated is not None else None
+        negotiated = self.negotiated
+        answerer = negotiated.server_requests if negotiated is not None else None
         if answerer is not None and call in answerer.cancelled:
             return ledger.end(call, "cancelled", "the user cancelled the call", result=result)
         if answerer is not None and call in answerer.unanswered:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 from inspector.protocol.jsonrpc import JsonObject
 
@@ -36,6 +36,10 @@ NO_METHOD: Final = "(no method)"
 
 Item = TypeVar("Item")
 
+NONE_KEPT: Final[deque[Any]] = deque(maxlen=0)
+"""What a ``Recent`` keeps before its first item: one shared empty deque that can hold nothing (an append to it
+by mistake keeps nothing, so it stays empty for every holder)."""
+
 
 @dataclass(slots=True)
 class Recent(Generic[Item]):
@@ -45,16 +49,26 @@ class Recent(Generic[Item]):
     limit: int = KEPT_EVENTS
     count: int = 0
     """How many came, kept or not."""
-    kept: deque[Item] = field(init=False)
-    """The newest ones, oldest first."""
+    kept: deque[Item] = field(init=False, default_factory=lambda: NONE_KEPT)
+    """The newest ones, oldest first (``NONE_KEPT`` until the first comes: ``keep``; a deque compares by its items,
+    so an empty one equals ``NONE_KEPT``)."""
 
-    def __post_init__(self) -> None:
-        self.kept = deque(maxlen=self.limit)
+    def keep(self) -> deque[Item]:
+        """The deque the newest are kept in, made on the first one that comes.
+
+        Why not in ``__init__``: every Round holds a ``RecentEvents`` and every Call a ``ServerRequests``, and most
+        never get a single item (an echo call has no notifications, a 2026 call no server requests); a deque with
+        a ``maxlen`` was the largest part of building them: 7,200 (3%) of a load call's instructions
+        (``tests/perf/bench_instructions.py --as-load --concurrency 10``: see the README's perf table)."""
+        kept = self.kept
+        if kept is NONE_KEPT:
+            kept = self.kept = deque(maxlen=self.limit)
+        return kept
 
     def append(self, item: Item) -> None:
         """One more came: counted, and kept in place of the oldest when ``limit`` are kept already."""
         self.count += 1
-        self.kept.append(item)
+        self.keep().append(item)
 
     def clear(self) -> None:
         """Forget every one, counts too (``BuildState.forget_ended``: a face that reads only outcomes)."""
@@ -139,7 +153,7 @@ class RecentEvents(Recent[Event]):
         self.count += 1
         method = item.message.get("method") if item.message is not None else None
         count_method(self.by_method, method if isinstance(method, str) else NO_METHOD)
-        self.kept.append(item)
+        self.keep().append(item)
 
     def clear(self) -> None:
         """Forget every one, counts too."""

@@ -49,7 +49,7 @@ class ServerRequests(Recent[Request]):
     def append(self, item: Request) -> None:
         """One more came: counted by its method, and kept in place of the oldest when ``limit`` are kept."""
         self.counted(item.method)
-        self.kept.append(item)
+        self.keep().append(item)
 
     def clear(self) -> None:
         """Forget every one, counts too."""

@@ -108,3 +108,16 @@ def test_a_url_elicitation_with_hidden_characters_is_a_finding() -> None:
         ]
     )
     assert not [f for f in timeline.calls[0].rounds[0].findings if f.code == "unsafe-url"]
+
+
+def test_results_that_differ_only_where_a_compact_encoding_would_blur_them_get_their_own_verdict() -> None:
+    # (verdicts are remembered by the result's value: a NaN, which msgspec's JSON encoder writes as null, an integer
+    # and its float, true and 1, a 65-bit integer, must each be judged as what they are)
+    ok = [{"type": "text", "text": "ok"}]
+    assert _one_round({"resultType": "complete", "content": ok, "isError": None}) == []
+    (nan,) = _one_round({"resultType": "complete", "content": ok, "isError": float("nan")})
+    assert nan[1].startswith("tools/call (2026-07-28): isError:"), "NaN is judged, not served null's verdict"
+    assert _one_round({"resultType": "complete", "content": ok, "structuredContent": {"n": 1}}) == []
+    assert _one_round({"resultType": "complete", "content": ok, "structuredContent": {"n": 1.0}}) == []
+    (huge,) = _one_round({"resultType": "complete", "content": 2**70})
+    assert huge == ("schema-invalid", "tools/call (2026-07-28): content: Input should be a valid list")

@@ -135,3 +135,17 @@ def test_a_storm_of_what_the_subscription_did_not_honour_is_one_finding() -> Non
     codes = [f.code for f in timeline.findings]
     assert codes.count("listen-unrequested") == 1, codes
     assert timeline.calls[0].listen is not None and timeline.calls[0].listen.events.count == 2 * FLOOD
+
+
+def test_rounds_that_got_no_notification_share_nothing_with_the_one_that_did() -> None:
+    # (no round's deque is made before its first notification: they start from one shared empty one)
+    quiet, busy, cleared = RecentEvents[WireMessage](), RecentEvents[WireMessage](), RecentEvents[WireMessage]()
+    note = WireMessage('{"jsonrpc":"2.0","method":"notifications/message"}', 0.0, "s2c", {"method": "x"})
+    busy.append(note)
+    cleared.append(note)
+    cleared.clear()
+    assert list(busy) == [note] and busy.count == 1
+    assert list(quiet) == [] and not quiet and quiet.said("notification") == "0 notifications"
+    assert cleared == quiet, "a cleared round reads as one that never got any"
+    quiet.append(note)
+    assert len(quiet.kept) == 1 and quiet.kept.maxlen == KEPT_EVENTS and list(busy) == [note]

@@ -6,10 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.cli.login_choices import LoginChoices
-from inspector.cli.wiring import build_session, login_config, open_recorder
-from inspector.session.result_cache import ResultCache
-from inspector.session.session import InspectorSession
-from inspector.targets.target import Target
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -17,6 +13,9 @@ if TYPE_CHECKING:
     from inspector.answers.source import AnswerSource
     from inspector.protocol.oauth import Login
     from inspector.replay.loader import Loaded
+    from inspector.session.result_cache import ResultCache
+    from inspector.session.session import InspectorSession
+    from inspector.targets.target import Target
     from inspector.ui.login.tui_login import ScreenLogin
 
 
@@ -29,10 +28,16 @@ def make_session_factory(
     one, the URL is shown to copy, a redirect may be pasted), else through the browser only (the TUI owns the
     terminal: nothing is printed). ``cache``: each server gets one ``ResultCache`` for the whole run, handed to
     every session made for it, so a reconnect finds the lists it listed while their ttlMs lasts (``--no-cache``:
-    none)."""
+    none).
+
+    The engine is imported when the first session is made, not with the TUI: the main screen paints before it
+    connects, and the session's modules are a third of what the TUI imports (``tests/perf/bench_startup.py``)."""
     caches: dict[str, ResultCache] = {}
 
     def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:
+        from inspector.cli.wiring import build_session, login_config
+        from inspector.session.result_cache import ResultCache
+
         auth = login_config(chosen, login or LoginChoices(), quiet=True, face=face)
         kept = caches.setdefault(chosen.spec, ResultCache()) if cache else None
         return build_session(chosen, answers, record=recording, auth=auth, cache=kept)
@@ -44,7 +49,10 @@ def in_process_demo_factory(recording: Path | None = None) -> Callable[[Target, 
     """Sessions on the demo server run in this process (``inspector screenshots``): the memory transport, and one
     step clock per session given to both the transport and the session, so the latencies shown (and so every
     picture) are the same on every run and every machine. ``recording``: where the sessions record to."""
+    from inspector.cli.wiring import open_recorder
     from inspector.demo.in_process import NAME, demo_peer
+    from inspector.session.session import InspectorSession
+    from inspector.targets.target import Target
     from inspector.transport.memory import MemoryTransport, StepClock
 
     def session_factory(chosen: Target, answers: AnswerSource) -> InspectorSession:

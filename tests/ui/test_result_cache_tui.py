@@ -15,6 +15,7 @@ from typing import Any
 
 from peers import demo
 from textual.pilot import Pilot
+from textual.widgets import Input
 from ui_support import DEMO, SIZE, FixedAnswers, connected, detail_shows_now, wait_for
 
 from inspector.demo.in_process import NAME
@@ -127,6 +128,22 @@ async def test_the_catalog_headings_say_their_weight_and_a_preview_says_it_is_an
         assert (
             said == "handed to a model: 414 bytes, ≈104 tokens (tokens estimated, 4 bytes each: no tokenizer offline)"
         )
+
+
+async def test_a_search_weighs_only_what_it_shows(tmp_path: Path) -> None:
+    """Searching the catalog for "get_weather": the Tools heading says what a host hands a model of that one tool
+    (414 bytes, ≈104 tokens), not of all twelve; the kinds the search empties say no weight at all."""
+    async with cached_app(tmp_path, Clock(), []).run_test(size=SIZE) as pilot:
+        screen = await connected(pilot)
+        listing = screen.query_one(CatalogList)
+        screen.query_one("#catalog-search", Input).value = "get_weather"
+
+        def heads() -> list[str]:
+            options = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+            return [h for h in options if not h.startswith("  ")]
+
+        await wait_for(pilot, lambda: heads()[0].startswith("Tools 1 "))
+        assert heads() == ["Tools 1 · ≈104 tokens", "Prompts 0", "Resources 0", "Templates 0"]
 
 
 def test_an_error_result_is_not_held_to_the_output_schema() -> None:

@@ -198,6 +198,8 @@ class Catalog(Vertical):
         """The kinds whose list came (a kind not listed yet says so, not "0": the TUI paints before it connects)."""
         self.weight: dict[CatalogKind, Weight] = {}
         """What a host hands a model of each kind's items, in all (the heading says its estimated tokens)."""
+        self._item_weight: dict[CatalogKind, dict[int, Weight]] = {}
+        """Each listed item's weight, by the item's id: a search's heading weighs only the items it shows."""
         self.skills: list[dict[str, Any]] | None = None
         """The skills' entries, as listed (None: the server did not declare the extension, and no section shows)."""
         self.query_text = ""
@@ -232,7 +234,9 @@ class Catalog(Vertical):
         self.items[kind] = items or []
         self.listed.add(kind)
         if weighed(kind):
-            self.weight[kind] = total(weights(kind, self.items[kind]))
+            each = weights(kind, self.items[kind])
+            self._item_weight[kind] = dict(zip(map(id, self.items[kind]), each, strict=True))
+            self.weight[kind] = total(each)
         if items is None:
             self.not_offered.add(kind)
         else:
@@ -266,6 +270,8 @@ class Catalog(Vertical):
             shown = ranked(self.items[kind], kind, self.query_text)
             heading = Text(f"{CATALOG[kind].label} {len(shown)}", style="bold")
             weight = self.weight.get(kind)
+            if weight is not None and self.query_text:
+                weight = total(self._item_weight[kind][id(item)] for item in shown)
             if weight is not None and weight.bytes and kind not in self.not_offered:
                 heading.append(f" · {tokens_said(weight.tokens)} tokens", style="dim")  # (estimated: the preview says)
             if kind in self.not_offered:

@@ -5,6 +5,7 @@ A one-shot command imports only the module that defines it (``COMMAND_MODULES``)
 the login, replay or lab commands. ``inspector --help`` (or a name no module defines) imports every command module
 (each imports what runs a command inside the command); the bare listing (``inspector`` and ``inspector --help``)
 shows each command's name and help alone, so typer never reads their parameters (``listing``).
+The listing is printed from the cache folder when nothing that shapes it changed (``listing_cache``).
 ``tests/perf/bench_cold.py`` measures what a one-shot command costs from a cold process.
 """
 
@@ -14,10 +15,13 @@ import copy
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import typer
-from typer.models import CommandInfo
+from inspector.cli.listing_cache import LISTING_ARGS, print_listing
+
+if TYPE_CHECKING:  # (typer is imported when the app is built: a listing printed from the cache never imports it)
+    import typer
+    from typer.models import CommandInfo
 
 MODULES: Final = (
     "call_commands",
@@ -46,6 +50,8 @@ COMMAND_MODULES: Final = {
 def build_app(command: str | None = None) -> typer.Typer:
     """The typer app: with ``command``, only the module that defines it; otherwise (or for a name no module defines,
     which typer then refuses with the list of every command) all of them."""
+    import typer
+
     app = typer.Typer(
         name="inspector",
         help="A terminal inspector and debugger for MCP servers: every call as a timeline of round trips.",
@@ -109,5 +115,6 @@ def __getattr__(name: str) -> typer.Typer:
 def main() -> None:
     """Console-script entry point."""
     argv = sys.argv[1:]
-    app = build_app(command_named(argv))
-    (listing(app) if argv in ([], ["--help"]) else app)()
+    if argv in LISTING_ARGS:
+        print_listing(argv, lambda: listing(build_app())())
+    build_app(command_named(argv))()

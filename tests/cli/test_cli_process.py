@@ -78,19 +78,25 @@ def test_the_tui_imports_no_dialog_lab_or_sdk_server_before_its_first_frame() ->
 MODULES_PROBE = """
 import json, sys
 from inspector.cli import main
+code = 0
 try:
     main()
-except SystemExit:
-    pass
+except SystemExit as exit_:
+    code = exit_.code
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
 """
 """``inspector`` as the console script runs it, then every module the process imported (``sys.modules``: the
-command modules are imported by name, which ``-X importtime`` does not report), on stderr's last line."""
+command modules are imported by name, which ``-X importtime`` does not report), on stderr's last line; it exits
+as the command did."""
 
 
-def modules_of(*args: str, cache: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
-    """Run ``inspector ARGS`` with ``cache`` as its cache folder; its result and the modules it imported."""
-    env = {**os.environ, "INSPECTOR_CACHE_DIR": str(cache)}
+def modules_of(
+    *args: str, cache: Path, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``inspector ARGS`` with ``cache`` as its cache folder (and ``env`` added to the environment); its result
+    and the modules it imported."""
+    env = {**os.environ, **(env or {}), "INSPECTOR_CACHE_DIR": str(cache)}
     done = subprocess.run(
         [sys.executable, "-c", MODULES_PROBE, *args], capture_output=True, text=True, timeout=60, check=False, env=env
     )
@@ -118,6 +124,27 @@ def test_help_imports_the_command_line_and_nothing_of_the_engine(tmp_path: Path)
     assert under(modules, *OTHER_COMMANDS) == set(OTHER_COMMANDS), "every command is listed, so every module is in"
     engine = ("inspector.session", "inspector.timeline", "inspector.transport", "inspector.answers", "asyncio")
     assert under(modules, *engine, "inspector.ui", "textual", "mcp_types", "pydantic", "jsonschema", *OAUTH) == set()
+
+
+def test_the_listing_is_printed_again_from_the_cache_the_same_without_typer(tmp_path: Path) -> None:
+    # ``inspector --help`` and ``inspector`` (a usage error: exit 2), each twice with one cache folder: the second
+    # prints the same text and exits the same way without importing typer or any command module
+    for argv, code in ((("--help",), 0), ((), 2)):
+        first, rendered = modules_of(*argv, cache=tmp_path)
+        again, kept = modules_of(*argv, cache=tmp_path)
+        assert (first.returncode, again.returncode) == (code, code)
+        assert "Usage:" in first.stdout and again.stdout == first.stdout
+        assert "typer" in rendered and under(kept, "typer", "rich", *OTHER_COMMANDS) == set()
+
+
+def test_a_listing_for_another_width_is_rendered_again(tmp_path: Path) -> None:
+    # a cached listing is only printed where everything that shapes it is the same: here the width (COLUMNS)
+    wide, _ = modules_of("--help", cache=tmp_path, env={"COLUMNS": "120"})
+    narrow, modules = modules_of("--help", cache=tmp_path, env={"COLUMNS": "60"})
+    fresh, _ = modules_of("--help", cache=tmp_path / "fresh", env={"COLUMNS": "60"})
+    assert "typer" in modules, "rendered, not read"
+    assert narrow.stdout == fresh.stdout != wide.stdout
+    assert max(map(len, narrow.stdout.splitlines())) <= 60 < max(map(len, wide.stdout.splitlines()))
 
 
 def test_a_one_shot_call_imports_only_what_it_uses_and_its_models_once(tmp_path: Path) -> None:

@@ -10,9 +10,10 @@ longest 72 ms, one round trip stalled for all of it), about 12 us per call, and 
 splices lists). ``FreezingHeap`` uses it at three moments:
 
 - the first connect: the modules, the app and the connection, alive until the process exits;
-- once the validation models are loaded (the official models, ~100,000 objects imported on the first response):
-  left in sight, they made each full collection a 100+ ms pause (5 full collections, 382 ms in all, during 8,000
-  stdio tools/call round trips);
+- once the validation models are loaded (the official models, ~100,000 objects imported on the first response, in a
+  process whose cache folder does not hold their schemas yet: ``timeline.result_models``; read from the cache, the
+  validators are a few objects and there is nothing to freeze): left in sight, they made each full collection a
+  100+ ms pause (5 full collections, 382 ms in all, during 8,000 stdio tools/call round trips);
 - every ``calls_per_freeze`` calls: the timeline so far. A full collection runs first, so what is garbage then is
   collected rather than kept; it walks only what was made since the previous freeze.
 
@@ -42,7 +43,8 @@ from typing import Final, Protocol
 CALLS_PER_FREEZE: Final = 1000
 """Calls between two freezes: each costs a full collection over the objects made since the previous one."""
 VALIDATION_MODELS: Final = "mcp_types.methods"
-"""The module whose import brings in the official models (imported on the first response to validate)."""
+"""The module whose import brings in the official models (imported on the first response to validate, when the
+cache folder does not hold their schemas yet)."""
 
 
 class HeapPolicy(Protocol):

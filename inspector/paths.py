@@ -46,6 +46,25 @@ def cache_dir() -> Path:
     return user_cache_path(APP)
 
 
+def write_cached(path: Path, text: str) -> None:
+    """Write a file of the cache folder whole or not at all (a temporary file renamed over it: processes run side by
+    side, and one never reads another's half-written file); a cache that cannot be written only costs the next
+    process the work it saves, so a failure is silent."""
+    import contextlib
+    import tempfile  # (here: every process imports this module, and only a cache miss writes)
+
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(text)
+            Path(temporary).replace(path)
+        except OSError:
+            Path(temporary).unlink()
+            raise
+
+
 PRIVATE_FILE: Final = 0o600
 PRIVATE_FOLDER: Final = 0o700
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TextIO
 
-from inspector.paths import cache_dir
+from inspector.paths import cache_dir, write_cached
 
 LISTING_ARGS: Final[tuple[list[str], ...]] = ([], ["--help"])
 """The command lines that print the bare listing."""
@@ -93,11 +93,7 @@ def print_listing(argv: list[str], render: Callable[[], None]) -> None:
     finally:
         sys.stdout = tee.out
     if isinstance(code, int) and tee.seen:
-        with contextlib.suppress(OSError):
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            partial = kept.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps({"text": "".join(tee.seen), "code": code}), encoding="utf-8")
-            partial.replace(kept)  # (atomic: a listing printed at the same time never reads half a file)
+        write_cached(kept, json.dumps({"text": "".join(tee.seen), "code": code}))
     raise SystemExit(code)
 
 

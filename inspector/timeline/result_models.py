@@ -22,8 +22,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -31,7 +29,7 @@ from typing import Any, Final, Union, get_args
 
 from pydantic_core import SchemaError, SchemaValidator
 
-from inspector.paths import cache_dir
+from inspector.paths import cache_dir, write_cached
 
 FORMAT: Final = 1
 """The layout of a cached file; a change starts a new folder."""
@@ -49,7 +47,9 @@ def result_validator(method: str, version: str, input_required: bool) -> SchemaV
         kept = json.loads(path.read_text(encoding="utf-8"))
         return None if kept["schema"] is None else SchemaValidator(_live(kept["schema"], {}))
     schema = _official_schema(method, version, input_required)
-    _write(path, {"method": method, "version": version, "inputRequired": input_required, "schema": schema})
+    write_cached(
+        path, json.dumps({"method": method, "version": version, "inputRequired": input_required, "schema": schema})
+    )
     return None if schema is None else SchemaValidator(_live(schema, {}))
 
 
@@ -121,18 +121,3 @@ def _folder() -> Path:
             digest.update(f"{source.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns};".encode())
     name = f"pydantic-{VERSION}-core-{core_version}-mcp-types-{digest.hexdigest()[:16]}-{FORMAT}"
     return cache_dir() / "result-models" / name
-
-
-def _write(path: Path, kept: dict[str, Any]) -> None:
-    """Write the file whole or not at all (a temporary file renamed over it: processes run side by side); a cache
-    that cannot be written only costs the next process the build."""
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                file.write(json.dumps(kept))
-            Path(temporary).replace(path)
-        except OSError:
-            Path(temporary).unlink()
-            raise

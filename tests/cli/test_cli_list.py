@@ -76,38 +76,23 @@ def test_list_skills_prints_each_skill_its_files_and_bytes_and_reads_none(column
     assert (doc["result"]["ttlMs"], doc["result"]["cacheScope"]) == (60000, "public")
 
 
-def test_list_skills_asks_nothing_of_a_server_without_the_extension(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("kind", "capability"), [("prompts", "prompts"), ("skills", "io.modelcontextprotocol/skills")])
+def test_a_kind_the_server_did_not_declare_is_not_asked_for(tmp_path: Path, kind: str, capability: str) -> None:
     transcript = tmp_path / "transcript.jsonl"
     server = f"{sys.executable} {BAD_SERVER} ok"
     env = {"BAD_SERVER_TRANSCRIPT": str(transcript)}
-    refused = inspector("list", "skills", "--server", server, env=env)
+    refused = inspector("list", kind, "--server", server, env=env)
     assert refused.returncode == 7, refused.stderr
-    assert says(
-        refused.stderr,
-        "did not declare 'io.modelcontextprotocol/skills', so skills/list was not sent (it declared: tools)",
-    )
-    sent = [json.loads(line["raw"]).get("method") for line in map(json.loads, transcript.read_text().splitlines())]
-    assert "skills/list" not in sent and "server/discover" in sent
-    forced = inspector("list", "skills", "--server", server, "--force", env=env)
-    assert forced.returncode == 4 and "-32601" in forced.stdout, "asked anyway, the server's error is shown"
-    document = json.loads(inspector("list", "skills", "--server", server, "--json").stdout)
-    assert document["status"] == "not-offered" and document["capability"] == "io.modelcontextprotocol/skills"
-
-
-def test_a_kind_the_server_did_not_declare_is_not_asked_for(tmp_path: Path) -> None:
-    transcript = tmp_path / "transcript.jsonl"
-    server = f"{sys.executable} {BAD_SERVER} ok"
-    env = {"BAD_SERVER_TRANSCRIPT": str(transcript)}
-    refused = inspector("list", "prompts", "--server", server, env=env)
-    assert refused.returncode == 7, refused.stderr
-    assert says(refused.stderr, "did not declare 'prompts', so prompts/list was not sent (it declared: tools)")
+    said = f"did not declare '{capability}', so {kind}/list was not sent (it declared: tools)"
+    assert says(refused.stderr, said)
     assert says(refused.stderr, "--force")
     sent = [json.loads(line["raw"]).get("method") for line in map(json.loads, transcript.read_text().splitlines())]
-    assert "prompts/list" not in sent and "server/discover" in sent
-    forced = inspector("list", "prompts", "--server", server, "--force", env=env)
+    assert f"{kind}/list" not in sent and "server/discover" in sent
+    forced = inspector("list", kind, "--server", server, "--force", env=env)
     assert forced.returncode == 4 and "-32601" in forced.stdout, "asked anyway, the server's error is shown"
-    document = json.loads(inspector("list", "prompts", "--server", server, "--json").stdout)
+    document = json.loads(inspector("list", kind, "--server", server, "--json").stdout)
     assert document["status"] == "not-offered" and document["declared"] == ["tools"]
+    assert document["capability"] == capability
 
 
 def test_list_and_read_keep_the_caching_hints_the_demo_sent() -> None:

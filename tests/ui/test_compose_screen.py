@@ -321,13 +321,20 @@ async def test_enter_on_a_tool_opens_the_composer_and_sends_its_arguments(app_fa
         assert "#6 tools/call add" in screen.query_one(DetailView).plain_lines[0]
 
 
+async def composing_add(pilot: Pilot[Any]) -> MainScreen:
+    """Once connected, open the composer on the demo's ``add`` and wait for the cursor in its first field."""
+    app = pilot.app
+    screen = await connected(pilot)
+    add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
+    screen.composer.choose(add, "tools")
+    await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+    return screen
+
+
 async def test_the_composer_says_how_to_send_and_enter_in_the_last_field_sends(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
-        screen.composer.choose(add, "tools")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+        screen = await composing_add(pilot)
         # Its own keys, not the main screen's "⏎ call" showing through; the line by the button says the rest.
         assert footer(app) == [("^⏎", "send"), ("esc", "close")]
         hint = str(app.screen.query_one(".composer-keys", Static).render())
@@ -344,10 +351,7 @@ async def test_letters_in_a_whole_number_field_are_refused_with_a_word_and_never
     "3.5" is kept as typed and refused as no integer (never sent as 35)."""
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await connected(pilot)
-        add = next(tool for tool in screen.query_one(Catalog).items["tools"] if tool["name"] == "add")
-        screen.composer.choose(add, "tools")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposeScreen) and isinstance(app.focused, Input))
+        screen = await composing_add(pilot)
         a, b = field(app, "a"), field(app, "b")
         await pilot.press("4", "x")
         await wait_for(pilot, lambda: a.has_class("-invalid"))

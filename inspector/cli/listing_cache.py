@@ -80,9 +80,11 @@ def print_listing(argv: list[str], render: Callable[[], None]) -> None:
     kept = cache_dir() / "listing" / f"{key}.json"
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         stored = json.loads(kept.read_text(encoding="utf-8"))
-        sys.stdout.write(stored["text"])
-        sys.stdout.flush()
-        raise SystemExit(stored["code"])
+        text, exit_code = stored["text"], stored["code"]
+        if isinstance(text, str) and type(exit_code) is int:  # (else a damaged file: rendered again, and written over)
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            raise SystemExit(exit_code)
     tee = _Tee(sys.stdout)
     code: int | str | None = 0
     sys.stdout = tee

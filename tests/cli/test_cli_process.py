@@ -137,6 +137,16 @@ def test_the_listing_is_printed_again_from_the_cache_the_same_without_typer(tmp_
         assert "typer" in rendered and under(kept, "typer", "rich", *OTHER_COMMANDS) == set()
 
 
+def test_a_damaged_listing_in_the_cache_is_rendered_again(tmp_path: Path) -> None:
+    first, _ = modules_of("--help", cache=tmp_path)
+    [kept] = (tmp_path / "listing").iterdir()
+    for damage in ("{not json", '{"text": 7, "code": 0}', '{"text": "stale"}'):
+        kept.write_text(damage, encoding="utf-8")
+        again, modules = modules_of("--help", cache=tmp_path)
+        assert (again.returncode, again.stdout) == (0, first.stdout) and "typer" in modules
+    assert json.loads(kept.read_text(encoding="utf-8"))["text"] == first.stdout, "written over"
+
+
 def test_a_listing_for_another_width_is_rendered_again(tmp_path: Path) -> None:
     # a cached listing is only printed where everything that shapes it is the same: here the width (COLUMNS)
     wide, _ = modules_of("--help", cache=tmp_path, env={"COLUMNS": "120"})
